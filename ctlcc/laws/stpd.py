@@ -1,0 +1,145 @@
+# ctlcc.laws.stpd - ST-PD TCP's PD congestion-window law
+"""ST-PD TCP's PD window law (thesis 002_bd014ea59e1383a2, §3.4.3.1).
+
+The sender estimates the bottleneck occupancy from its own measurements,
+eqs. (3.3)-(3.4)::
+
+    S(n)       = packets sent during RTT(n) / RTT(n)                  (3.4)
+    buf_est(n) = (RTT(n) - RTT_min) * S(n)                            (3.3)
+
+forms the error against the reference ``ref`` (one packet, eq. 3.2) and
+updates the window with a PD law (3.5), which §4.3.2 writes per slot for
+the arrival rate with the error seen m slots late (4.1)::
+
+    cwnd(n) = cwnd(n-1) + kp*err(n) + kd*(err(n) - err(n-1))          (3.5)
+    a(n)    = a(n-1) + kp*e(n-m) + kd*(e(n-m) - e(n-m-1))             (4.1)
+
+Every function is ordinary arithmetic, so it takes floats, numpy arrays and
+sympy symbols alike; :mod:`ctlcc.analysis.stpd` derives the closed loop by
+calling :func:`pd_update` on z-domain symbols.
+"""
+
+from .._validation import check_nonnegative, check_positive, check_finite
+
+__all__ = [
+    "REFERENCE_OCCUPANCY",
+    "service_rate",
+    "buffer_estimate",
+    "control_error",
+    "pd_update",
+]
+
+#: Desired bottleneck occupancy ``ref`` of eq. (3.2): one packet. [packets]
+REFERENCE_OCCUPANCY = 1.0
+
+
+def service_rate(packets_in_rtt, round_trip_time):
+    """Perceived bottleneck service rate S(n), eq. (3.4).
+
+    Parameters
+    ----------
+    packets_in_rtt : float or ndarray
+        Packets acknowledged during the last round trip. [packets]
+    round_trip_time : float or ndarray
+        The round trip RTT(n) they were counted over. [s]
+
+    Returns
+    -------
+    float or ndarray
+        S(n). [packets/s]
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, eq. (3.4).
+
+    Examples
+    --------
+    >>> service_rate(30, 0.2)
+    150.0
+    """
+    check_nonnegative("packets_in_rtt", packets_in_rtt)
+    check_positive("round_trip_time", round_trip_time)
+    return packets_in_rtt / round_trip_time
+
+
+def buffer_estimate(round_trip_time, min_round_trip_time, service_rate):
+    """Sender's estimate of the bottleneck occupancy, eq. (3.3).
+
+    Parameters
+    ----------
+    round_trip_time : float or ndarray
+        Current round trip RTT(n). [s]
+    min_round_trip_time : float or ndarray
+        Smallest round trip seen so far, RTT_min. [s]
+    service_rate : float or ndarray
+        Perceived service rate S(n) of eq. (3.4). [packets/s]
+
+    Returns
+    -------
+    float or ndarray
+        buf_est(n) = (RTT(n) - RTT_min) * S(n). [packets]
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, eq. (3.3).
+
+    Examples
+    --------
+    >>> buffer_estimate(0.3125, 0.25, 32.0)
+    2.0
+    """
+    check_positive("round_trip_time", round_trip_time)
+    check_positive("min_round_trip_time", min_round_trip_time)
+    check_nonnegative("service_rate", service_rate)
+    return (round_trip_time - min_round_trip_time) * service_rate
+
+
+def control_error(reference, occupancy):
+    """Control error err(n) = ref - buf(n), eq. (3.2) / (4.2). [packets]
+
+    Examples
+    --------
+    >>> control_error(1.0, 2.5)
+    -1.5
+    """
+    check_finite("reference", reference)
+    check_finite("occupancy", occupancy)
+    return reference - occupancy
+
+
+def pd_update(previous, error, previous_error, kp, kd):
+    """PD update of the window (3.5) or the arrival rate (4.1).
+
+    ``previous + kp*error + kd*(error - previous_error)``.  In (3.5) the
+    arguments are cwnd(n-1), err(n), err(n-1); in the per-slot model (4.1)
+    they are a(n-1), e(n-m), e(n-m-1).
+
+    Parameters
+    ----------
+    previous : float, ndarray or sympy expression
+        cwnd(n-1) [packets] or a(n-1) [packets/slot].
+    error, previous_error : float, ndarray or sympy expression
+        The two most recent control errors the sender has seen. [packets]
+    kp, kd : float, ndarray or sympy expression
+        Proportional and derivative gains, >= 0. [1] (per slot in 4.1)
+
+    Returns
+    -------
+    float, ndarray or sympy expression
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, eqs. (3.5) and (4.1).
+
+    Examples
+    --------
+    >>> pd_update(10.0, -1.0, 0.0, kp=0.5, kd=0.25)
+    9.25
+    >>> import sympy as sp
+    >>> a1, e0, e1, kp, kd = sp.symbols("a1 e0 e1 k_p k_d")
+    >>> sp.expand(pd_update(a1, e0, e1, kp, kd))
+    a1 + e0*k_d + e0*k_p - e1*k_d
+    """
+    check_nonnegative("kp", kp)
+    check_nonnegative("kd", kd)
+    return previous + kp * error + kd * (error - previous_error)

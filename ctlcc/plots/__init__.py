@@ -1,0 +1,69 @@
+# ctlcc.plots - figures, one module per topic, each feeding `ctlcc report`
+"""Figures and tables for notebooks and ``ctlcc report``.
+
+Every plot function takes ``ax=None`` and returns the axes it drew on; it
+never calls ``plt.show()``.  Each topic module also offers
+``report_items()``, a generator of :class:`ReportFigure` and
+:class:`ReportTable` that :mod:`ctlcc.report` saves.
+"""
+
+from dataclasses import dataclass
+
+from matplotlib.figure import Figure
+
+__all__ = ["ReportFigure", "ReportTable", "new_figure", "get_axes"]
+
+
+@dataclass(frozen=True)
+class ReportFigure:
+    """A figure for the report.
+
+    Attributes
+    ----------
+    name : str
+        File stem; a figure reproducing a paper is named after it
+        (``thesis_fig4_5_loss_response``).
+    caption : str
+        One or two sentences: what is shown, the parameters, the source.
+    figure : matplotlib.figure.Figure
+    """
+
+    name: str
+    caption: str
+    figure: Figure
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    """A cross-check or reference table for the report.
+
+    Attributes
+    ----------
+    name : str
+        File stem.
+    caption : str
+        What the table compares and where each column comes from.
+    columns : tuple of str
+    rows : tuple of tuple
+    """
+
+    name: str
+    caption: str
+    columns: tuple
+    rows: tuple
+
+
+def new_figure(nrows=1, ncols=1, figsize=(6.4, 4.8), **subplot_kw):
+    """A pyplot-free figure and its axes (safe in batch jobs and threads)."""
+    figure = Figure(figsize=figsize, layout="constrained")
+    axes = figure.subplots(nrows, ncols, **subplot_kw)
+    return figure, axes
+
+
+def get_axes(ax=None, **subplot_kw):
+    """Return *ax*, or new axes on the current pyplot figure if None."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    return plt.figure().add_subplot(**subplot_kw)
