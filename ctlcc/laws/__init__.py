@@ -7,6 +7,6 @@ the same function feeds the z-domain analysis (sympy symbols) and the
 simulators (floats and arrays); see ARCHITECTURE.md, "One law, two uses".
 """
 
-from . import stpd
+from . import primo, stpd
 
-__all__ = ["stpd"]
+__all__ = ["primo", "stpd"]

@@ -1,0 +1,280 @@
+# ctlcc.laws.primo - Primo's proportional-integral-modified rate law
+"""Primo's rate law, Algorithm 1 (001_adc93c9d0a027d91, §III).
+
+Before each packet the source reads ``dftt_d``, the forward-trip-time
+excess ΔFTT stored ``D = RTT_ref * tau`` ago, and picks a regime::
+
+    strong    dftt_d >= TH_str * FTT_ref      F = F_str
+    moderate  dftt_d >= TH_mod * FTT_ref      F = F_mod
+    release   dftt_d <  TH_rel * FTT_ref      F = F_rel
+    hold      otherwise                       rate unchanged
+
+then::
+
+    new  = old_rate - W1 * (old_rate - F * rcv_rate)
+    rate = W2 * rate + (1 - W2) * new
+
+with ``old_rate`` the sending rate one RTT ago and ``rcv_rate`` the
+receiver's measured reception rate.  The printed algorithm tests
+``ΔFTT >= TH_str`` (no subscript D) in its first branch; the text of §III-C
+says every threshold is compared with ΔFTT_D, so we read it as ΔFTT_D.
+
+The regime update :func:`regime_update` is plain arithmetic and accepts
+sympy symbols, from which :mod:`ctlcc.analysis` derives Primo's loops.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import check_interval, check_nonnegative, check_positive, is_symbolic
+from ..errors import ParameterError
+
+__all__ = [
+    "REGIMES",
+    "PrimoParams",
+    "regime",
+    "regime_factor",
+    "regime_update",
+    "next_rate",
+    "initial_rate",
+    "timeout_backoff",
+]
+
+#: Regime names, from most to least congested.
+REGIMES = ("strong", "moderate", "hold", "release")
+
+
+@dataclass(frozen=True)
+class PrimoParams:
+    """Primo's parameters; the defaults are the paper's set (§III-E).
+
+    Attributes
+    ----------
+    W1 : float
+        Reactivity weight of the correction, in (0, 1). [1]
+    W2 : float
+        Smoothing weight of the current rate, in (0, 1). [1]
+    F_str, F_mod, F_rel : float
+        Factors on the reception rate, 0 < F_str < F_mod < 1 < F_rel. [1]
+    TH_str, TH_mod, TH_rel : float
+        Thresholds on ΔFTT_D as fractions of FTT_ref,
+        0 <= TH_rel <= TH_mod <= TH_str. [1]
+    tau : float
+        Delay D of the ΔFTT lookup in round trips, D = RTT_ref * tau, > 0. [1]
+
+    Examples
+    --------
+    >>> PrimoParams().TH_str
+    0.34
+    >>> PrimoParams(F_mod=1.01)
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: F_mod must satisfy 0 < F_str < F_mod < 1 < F_rel; got F_str=0.95, F_mod=1.01, F_rel=1.05
+    """
+
+    W1: float = 0.5
+    W2: float = 0.9
+    F_str: float = 0.95
+    F_mod: float = 0.99
+    F_rel: float = 1.05
+    TH_str: float = 0.34
+    TH_mod: float = 0.17
+    TH_rel: float = 0.15
+    tau: float = 1.0
+
+    def __post_init__(self):
+        for name in ("W1", "W2"):
+            object.__setattr__(self, name, check_interval(name, getattr(self, name), 0.0, 1.0))
+        for name in ("F_str", "F_mod", "F_rel"):
+            object.__setattr__(self, name, check_positive(name, getattr(self, name)))
+        for name in ("TH_str", "TH_mod", "TH_rel"):
+            object.__setattr__(self, name, check_nonnegative(name, getattr(self, name)))
+        object.__setattr__(self, "tau", check_positive("tau", self.tau))
+        order = f"F_str={self.F_str:g}, F_mod={self.F_mod:g}, F_rel={self.F_rel:g}"
+        for name, ok in (("F_str", self.F_str < self.F_mod), ("F_mod", self.F_mod < 1.0),
+                         ("F_rel", self.F_rel > 1.0)):
+            if not ok:
+                raise ParameterError(
+                    f"{name} must satisfy 0 < F_str < F_mod < 1 < F_rel; got {order}")
+        if not self.TH_rel <= self.TH_mod <= self.TH_str:
+            raise ParameterError(
+                "thresholds must satisfy 0 <= TH_rel <= TH_mod <= TH_str; got "
+                f"TH_rel={self.TH_rel:g}, TH_mod={self.TH_mod:g}, TH_str={self.TH_str:g}")
+
+    def factor(self, regime_name):
+        """The factor F of a regime (None for "hold")."""
+        _check_regime(regime_name)
+        return {"strong": self.F_str, "moderate": self.F_mod, "release": self.F_rel,
+                "hold": None}[regime_name]
+
+
+def regime(dftt_d, ftt_ref, params=PrimoParams()):
+    """Congestion regime selected by ΔFTT_D (§III-C).
+
+    Parameters
+    ----------
+    dftt_d : float or ndarray
+        Forward-trip-time excess observed D ago, ΔFTT_D = FTT - FTT_ref. [s]
+    ftt_ref : float or ndarray
+        Reference (smallest) forward trip time. [s]
+    params : PrimoParams, optional
+
+    Returns
+    -------
+    str or ndarray of str
+        One of :data:`REGIMES`.
+
+    Examples
+    --------
+    >>> [regime(x * 0.01, 0.01) for x in (0.4, 0.2, 0.16, 0.1)]
+    ['strong', 'moderate', 'hold', 'release']
+    """
+    excess = np.asarray(check_nonnegative("dftt_d", dftt_d), dtype=float)
+    ref = np.asarray(check_positive("ftt_ref", ftt_ref), dtype=float)
+    chosen = np.select(
+        [excess >= params.TH_str * ref, excess >= params.TH_mod * ref, excess < params.TH_rel * ref],
+        ["strong", "moderate", "release"],
+        default="hold",
+    )
+    return str(chosen) if chosen.ndim == 0 else chosen
+
+
+def regime_factor(dftt_d, ftt_ref, params=PrimoParams()):
+    """F for each ΔFTT_D, NaN where the regime is "hold". [1]
+
+    Examples
+    --------
+    >>> regime_factor(0.004, 0.01).item()
+    0.95
+    """
+    chosen = np.asarray(regime(dftt_d, ftt_ref, params))
+    return np.select(
+        [chosen == "strong", chosen == "moderate", chosen == "release"],
+        [params.F_str, params.F_mod, params.F_rel],
+        default=np.nan,
+    )
+
+
+def regime_update(old_rate, rate, rcv_rate, factor, W1, W2):
+    """Algorithm 1's update inside one regime (plain arithmetic).
+
+    ``W2*rate + (1 - W2)*(old_rate - W1*(old_rate - factor*rcv_rate))``.
+    Accepts floats, arrays and sympy symbols; ``factor=None`` is the hold
+    regime and returns *rate* unchanged.
+
+    Parameters
+    ----------
+    old_rate : float, ndarray or sympy expression
+        Sending rate one RTT ago. [packets/s]
+    rate : float, ndarray or sympy expression
+        Current sending rate. [packets/s]
+    rcv_rate : float, ndarray or sympy expression
+        Reception rate measured by the receiver. [packets/s]
+    factor : float, sympy expression or None
+        F of the regime. [1]
+    W1, W2 : float or sympy expression
+        Weights of Algorithm 1. [1]
+
+    Examples
+    --------
+    >>> regime_update(100.0, 100.0, 100.0, 0.95, 0.5, 0.9)
+    99.75
+    >>> import sympy as sp
+    >>> o, r, c, F, W1, W2 = sp.symbols("o r c F W1 W2")
+    >>> sp.expand(regime_update(o, r, c, F, W1, W2) - W2 * r)
+    -F*W1*W2*c + F*W1*c + W1*W2*o - W1*o - W2*o + o
+    """
+    if factor is None:
+        return rate
+    new = old_rate - W1 * (old_rate - factor * rcv_rate)
+    return W2 * rate + (1 - W2) * new
+
+
+def next_rate(old_rate, rate, rcv_rate, dftt_d, ftt_ref, params=PrimoParams()):
+    """Algorithm 1 for one packet: the new sending rate.
+
+    Parameters
+    ----------
+    old_rate : float or ndarray
+        Sending rate one RTT ago. [packets/s]
+    rate : float or ndarray
+        Current sending rate. [packets/s]
+    rcv_rate : float or ndarray
+        Receiver's measured reception rate. [packets/s]
+    dftt_d : float or ndarray
+        ΔFTT_D, the forward-trip-time excess stored D ago. [s]
+    ftt_ref : float or ndarray
+        Reference (smallest) forward trip time. [s]
+    params : PrimoParams, optional
+
+    Returns
+    -------
+    float or ndarray
+        New sending rate. [packets/s]
+
+    References
+    ----------
+    001_adc93c9d0a027d91, §III-D and Algorithm 1.
+
+    Examples
+    --------
+    Moderate congestion (ΔFTT_D = 0.2 FTT_ref) pulls the rate towards
+    F_mod times the reception rate:
+
+    >>> next_rate(120.0, 110.0, 100.0, dftt_d=0.002, ftt_ref=0.01)
+    109.95
+    """
+    if any(is_symbolic(v) for v in (old_rate, rate, rcv_rate)):
+        raise ParameterError(
+            "next_rate needs numeric rates to pick a regime; use regime_update for symbols")
+    for name, value in (("old_rate", old_rate), ("rate", rate), ("rcv_rate", rcv_rate)):
+        check_nonnegative(name, value)
+    factor = regime_factor(dftt_d, ftt_ref, params)
+    updated = regime_update(old_rate, rate, rcv_rate, np.nan_to_num(factor, nan=0.0),
+                            params.W1, params.W2)
+    result = np.where(np.isnan(factor), rate, updated)
+    return float(result) if result.ndim == 0 else result
+
+
+def initial_rate(packet_size, first_to_fourth_gap):
+    """Start-up estimate: three packets over the 1st-to-4th arrival gap (§III-B).
+
+    Parameters
+    ----------
+    packet_size : float
+        Size of one packet of the 4-packet burst. [bytes or packets]
+    first_to_fourth_gap : float
+        Time between the first and fourth arrivals. [s]
+
+    Returns
+    -------
+    float
+        Available bandwidth estimate. [bytes/s or packets/s]
+
+    Examples
+    --------
+    >>> initial_rate(1000, 0.016)
+    187500.0
+    """
+    check_positive("packet_size", packet_size)
+    check_positive("first_to_fourth_gap", first_to_fourth_gap)
+    return 3 * packet_size / first_to_fourth_gap
+
+
+def timeout_backoff(rate, timeout):
+    """After TO seconds without an ACK: rate halves, TO doubles (§III-D).
+
+    Examples
+    --------
+    >>> timeout_backoff(100.0, 0.2)
+    (50.0, 0.4)
+    """
+    check_nonnegative("rate", rate)
+    check_positive("timeout", timeout)
+    return rate / 2, 2 * timeout
+
+
+def _check_regime(name):
+    if name not in REGIMES:
+        raise ParameterError(f"regime must be one of {', '.join(map(repr, REGIMES))}; got {name!r}")
