@@ -7,6 +7,6 @@ the same function feeds the z-domain analysis (sympy symbols) and the
 simulators (floats and arrays); see ARCHITECTURE.md, "One law, two uses".
 """
 
-from . import primo, stpd
+from . import cbraa, iftp, primo, stpd, sttp
 
-__all__ = ["primo", "stpd"]
+__all__ = ["cbraa", "iftp", "primo", "stpd", "sttp"]

@@ -1,0 +1,51 @@
+# ctlcc.bounds.fairness - Jain's fairness index
+"""Jain's fairness index, as STTP (000_0c3e0ce2556a2a71 §IV-B.1) uses it."""
+
+import numpy as np
+
+from ..errors import ParameterError
+
+__all__ = ["jain_fairness"]
+
+
+def jain_fairness(x, axis=-1):
+    """Jain's index ``(sum x)^2 / (n sum x^2)``.
+
+    1 when every share is equal, 1/n when one flow takes everything.  The
+    STTP paper's OCR prints ``(sum x)^2 / sum x^2`` without the ``n``; its
+    quoted values (0.99, 0.84, 0.75, 0.98 for Table II) need the ``n``.
+
+    Parameters
+    ----------
+    x : array_like
+        Throughputs, >= 0, not all zero along *axis*. [any rate]
+    axis : int, optional
+        Axis holding the flows.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Index in [1/n, 1]. [1]
+
+    References
+    ----------
+    R. Jain, D. Chiu, W. Hawe, DEC TR-301, 1984; 000_0c3e0ce2556a2a71 §IV-B.1.
+
+    Examples
+    --------
+    >>> round(jain_fairness([22899, 9108]), 2)      # STTP 9:1, Table II
+    0.84
+    >>> jain_fairness([[1, 1], [1, 0]])
+    array([1. , 0.5])
+    """
+    arr = np.asarray(x, dtype=float)
+    if arr.ndim == 0 or arr.shape[axis] == 0:
+        raise ParameterError(f"x must be an array with at least one flow, got {x!r}")
+    if np.any(~np.isfinite(arr)) or np.any(arr < 0):
+        raise ParameterError("x must hold finite throughputs >= 0")
+    total = arr.sum(axis=axis)
+    squares = (arr * arr).sum(axis=axis)
+    if np.any(squares == 0):
+        raise ParameterError("x must not be all zero along axis (the index is undefined)")
+    out = total * total / (arr.shape[axis] * squares)
+    return float(out) if np.ndim(out) == 0 else out
