@@ -27,9 +27,10 @@ The printed closed forms (``published=True``) differ from the enumeration:
 * eq. (18) itself agrees with the enumeration wherever it is used.
 
 With the paper's Figure 3 parameters (Ws = 32, Wmax = 50, cases N = 8-32,
-64-512 and 1024-5000) the printed curve is low by one round trip out of
-``k`` at N = 1024-5000 (exact k = 29..108: 3.4 % down to 0.9 %) and agrees
-at N = 8-512 (powers of two); ``data/iftp_closed_form_vs_enumeration.csv`` lists the differences.
+64-512 and 1024-5000) the printed eq. (19) counts one round trip too many
+at N = 1024-5000 (exact k = 29..108), so its bandwidth is 3.3 % (N = 1024)
+down to 0.9 % (N = 5000) low; at N = 8-512 (powers of two) it agrees.
+``data/iftp_closed_form_vs_enumeration.csv`` lists the differences.
 
 Non-ideal case (Floyd-Fall periodic loss, §5.2): a cycle ``n/2, ..., n``
 carries ``(3/8) n^2 + (3/4) n`` packets with one loss, so
