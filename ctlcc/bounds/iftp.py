@@ -86,7 +86,8 @@ def phase_sizes(Ws, Wmax, published=False):
         Maximum window, >= Ws. [packets]
     published : bool, optional
         True: eq. (16)'s ``(Wmax - Ws - 1)(Wmax + Ws)/2``; False: the
-        enumerated ``(Wmax - Ws)(Wmax + Ws + 1)/2`` (Wmax more).
+        enumerated ``(Wmax - Ws)(Wmax + Ws + 1)/2`` (Wmax more).  Taken
+        literally, eq. (16) is ``-Ws`` when ``Wmax = Ws``.
 
     Returns
     -------
