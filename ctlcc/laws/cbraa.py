@@ -19,6 +19,14 @@ not give beta; ctlcc's default is 0.5 (a documented choice).  The rate never
 goes below one packet per srtt (§4: "the minimum rate ... is set to
 1.0/srtt"); that floor is part of the law, not a silent clip.
 
+Property found by ctlcc (not stated in 004): in the decrease branch the
+target ``C/(srtt sqrt(p))`` is *above* the current rate while the window
+``Rate srtt`` is below about 6.2 packets and Loss_obs is just above
+``a Loss_th`` (with Figure 1's constants, a = 1.5, beta = 0.5), so
+"decrease(Rate)" then raises the rate; see
+``tests/laws/test_cbraa_law.py``.  004 §3.2 itself notes the functions
+"have limitations in some cases".
+
 *TCP-Friend* (§3.2, last paragraph): no loss smoothing; a report with zero
 loss adds ``T_RTCP/(2 srtt^2)`` (half of Reno's increase over T_RTCP), a
 report with loss sets the rate to eq. (2) at the reported loss.
