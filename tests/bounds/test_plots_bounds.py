@@ -18,9 +18,11 @@ def test_report_items_render():
                                          "rate_vs_loss_mathis_pftk_tfrc_iftp",
                                          "cbraa_eq4_loss_th_vs_rate_and_rtt"]
     for f in figures:
+        xlabels = [ax.get_xlabel() for ax in f.figure.axes if ax.get_xlabel()]
+        assert xlabels and all("[" in x for x in xlabels)            # units; shared x axes label once
         for ax in f.figure.axes:
-            assert ax.get_xlabel() and "[" in ax.get_xlabel()
-            assert ax.get_ylabel() and "[" in ax.get_ylabel()
+            assert "[" in ax.get_ylabel()
+            assert ax.get_legend() is not None
         assert isinstance(f.figure, matplotlib.figure.Figure)
     assert {t.name for t in tables} == {"iftp_closed_form_vs_enumeration", "paper_constants"}
     assert all(len(row) == len(t.columns) for t in tables for row in t.rows)
