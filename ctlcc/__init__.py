@@ -9,6 +9,7 @@ formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 
 from . import analysis, bounds, errors, laws, sim
 from .analysis import SlotScale, StpdLoop, simulate_queue, stpd_loop
+from .bounds import jain_fairness, mathis_constant, mathis_rate, pftk_rate, tfrc_rate
 from .errors import CtlccError, ParameterError, UnstableLoopError
 
 __version__ = "0.1.0"
@@ -26,4 +27,9 @@ __all__ = [
     "StpdLoop",
     "simulate_queue",
     "stpd_loop",
+    "jain_fairness",
+    "mathis_constant",
+    "mathis_rate",
+    "pftk_rate",
+    "tfrc_rate",
 ]
