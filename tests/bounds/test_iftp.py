@@ -240,3 +240,17 @@ def test_table_iv_utilization_two_of_each():
 def test_bad_input(func, args, match):
     with pytest.raises(ParameterError, match=match):
         func(*args)
+
+
+@pytest.mark.parametrize("Ws, Wmax", GRID)
+def test_phase_durations_eqs_12_13(Ws, Wmax):
+    """T1 = (lg Ws + 1) R, T2 = (Wmax - Ws) R: in the enumerated sequence the first
+    lg Ws + 1 windows are 1 .. Ws, the next Wmax - Ws are Ws+1 .. Wmax, then Wmax."""
+    windows, w = [], 1
+    for _ in range(300):
+        windows.append(w)
+        w = 2 * w if w < Ws else min(w + 1, Wmax)
+    k1, k2 = int(np.log2(Ws)) + 1, Wmax - Ws
+    assert windows[:k1] == [2**j for j in range(k1)]
+    assert windows[k1:k1 + k2] == list(range(Ws + 1, Wmax + 1))
+    assert set(windows[k1 + k2:]) == {Wmax}
