@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_interval, check_nonnegative, check_positive
+from .._validation import check_interval, check_positive
 from ..bounds.cbraa import cycle as _cycle
 from ..bounds.mathis import mathis_constant
 from ..errors import ParameterError

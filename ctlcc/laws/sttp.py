@@ -61,7 +61,7 @@ def rtt_scaled(x, last_rtt, new_rtt, alpha, beta):
         Previous and new round-trip times, > 0. [s]
     alpha, beta : float
         Weights of the old value and of the RTT-scaled value, each in
-        [0, 1], with ``alpha + beta = 1`` (to 1e-12). [1]
+        [0, 1], with ``alpha + beta = 1`` (to 1e-12, elementwise). [1]
 
     Returns
     -------
@@ -83,7 +83,7 @@ def rtt_scaled(x, last_rtt, new_rtt, alpha, beta):
     new_rtt = check_positive("new_rtt", new_rtt)
     alpha = check_interval("alpha", alpha, 0.0, 1.0, closed="both")
     beta = check_interval("beta", beta, 0.0, 1.0, closed="both")
-    if not (is_symbolic(alpha) or is_symbolic(beta)) and abs(alpha + beta - 1.0) > 1e-12:
+    if not (is_symbolic(alpha) or is_symbolic(beta)) and np.any(np.abs(np.add(alpha, beta) - 1.0) > 1e-12):
         raise ParameterError(f"alpha + beta must equal 1, got alpha={alpha!r}, beta={beta!r}")
     return alpha * x + beta * x * (last_rtt / new_rtt)
 
