@@ -1,5 +1,8 @@
 """CBRAA's Figure 1 rate update and the TCP-Friend rule (004 §3.2, §4)."""
 
+import csv
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -93,12 +96,27 @@ def test_tcp_friend_rule():
     np.testing.assert_allclose(out, [300.0, C / 0.02])
 
 
+def _section4():
+    path = Path(__file__).resolve().parents[2] / "data" / "cbraa_section4.csv"
+    return {r["quantity"]: float(r["value"]) for r in csv.DictReader(open(path))}
+
+
 def test_section_4_ideal_shares_proportional_to_one_over_rtt():
-    """004 §4.3 (Figure 6): 500 kB/s shared by RTTs 70, 70, 220 ms at equal loss,
-    rate ∝ 1/RTT (eq. (1)) -> about 215 and 69 kB/s as printed."""
-    share = 500.0 / (2 / 0.070 + 1 / 0.220)
-    assert round(share / 0.070) == 216 and abs(share / 0.070 - 215) < 1
-    assert round(share / 0.220) == 69
+    """004 §4.3 (Figure 6): the 4 Mb/s link shared by RTTs 70, 70, 220 ms at equal
+    loss, rate ∝ 1/RTT (eq. (1)) -> about 215 and 69 kB/s as printed."""
+    s4 = _section4()
+    total = s4["bottleneck_capacity"] / 8                                 # [B/s]
+    rtts = np.array([s4["fig6_rtt_short"], s4["fig6_rtt_short"], s4["fig6_rtt_long"]])
+    share = total * (1 / rtts) / np.sum(1 / rtts)
+    assert abs(share[0] - s4["fig6_ideal_short"]) < 1e3                    # 215.7 vs 215 kB/s
+    assert abs(share[2] - s4["fig6_ideal_long"]) < 1e3                     # 68.6 vs 69 kB/s
+
+
+def test_section_4_initial_rate_and_fair_share():
+    s4 = _section4()
+    assert s4["initial_rate"] * s4["packet_size"] * 8 == s4["initial_rate_bps"]      # 5 pkt/s = 40 kb/s
+    assert s4["bottleneck_capacity"] / 2 == s4["fair_share_2_sources"]
+    assert s4["bottleneck_capacity"] / 4 == s4["fair_share_4_sources"]
 
 
 @pytest.mark.parametrize(
