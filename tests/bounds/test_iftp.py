@@ -6,6 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ctlcc.bounds import iftp
 from ctlcc.errors import ParameterError
@@ -267,3 +269,12 @@ def test_phase_durations_eqs_12_13(Ws, Wmax):
     assert windows[:k1] == [2**j for j in range(k1)]
     assert windows[k1:k1 + k2] == list(range(Ws + 1, Wmax + 1))
     assert set(windows[k1 + k2:]) == {Wmax}
+
+
+@settings(max_examples=200, deadline=None)
+@given(lg_ws=st.integers(0, 8), extra=st.integers(0, 300), N=st.integers(1, 10**6))
+def test_round_trips_property(lg_ws, extra, N):
+    """Random (Ws, Wmax, N), including very long files: exact form == enumeration."""
+    Ws = 2**lg_ws
+    Wmax = Ws + extra
+    assert iftp.round_trips(N, Ws, Wmax) == enumerate_round_trips(N, Ws, Wmax)
