@@ -19,6 +19,9 @@ not give beta; ctlcc's default is 0.5 (a documented choice).  The rate never
 goes below one packet per srtt (§4: "the minimum rate ... is set to
 1.0/srtt"); that floor is part of the law, not a silent clip.
 
+``CbraaParams(published=True)`` uses Figure 1's printed 0.62 and 0.96; the
+default uses the exact constants they round.
+
 Property found by ctlcc (not stated in 004): in the decrease branch the
 target ``C/(srtt sqrt(p))`` is *above* the current rate while the window
 ``Rate srtt`` is below about 6.2 packets and Loss_obs is just above
@@ -62,8 +65,8 @@ class CbraaParams:
     C : float
         Constant of eq. (2), (7/9) sqrt(8/3) = 1.2701. [1]
     published : bool
-        True (default): Cycle with Figure 1's printed 0.62 and 0.96; False:
-        the exact 243/392 and 27/28.
+        False (default): Cycle with the exact 243/392 and 27/28; True:
+        Figure 1's printed 0.62 and 0.96 (Loss_th differs by < 0.5 %).
 
     Examples
     --------
@@ -80,7 +83,7 @@ class CbraaParams:
     alpha: float = 0.5
     beta: float = 0.5
     C: float = mathis_constant("cbraa")
-    published: bool = True
+    published: bool = False
 
     def __post_init__(self):
         check_interval("b", self.b, 0.0, 1.0)
@@ -175,7 +178,7 @@ def rate_update(rate, srtt, loss_obs, params=CbraaParams()):
     Examples
     --------
     >>> round(rate_update(100.0, 0.1, 0.0), 3)     # no loss: increase
-    125.994
+    126.012
     >>> rate_update(100.0, 0.1, 0.02)              # within [b, a] Loss_th: hold
     100.0
     """

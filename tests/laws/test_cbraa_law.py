@@ -18,10 +18,14 @@ def test_thresholds_select_the_branch():
     assert [cbraa.regime(x, lth) for x in (0.031, 0.03, 0.02, 0.01, 0.0099)] == [-1, 0, 0, 0, 1]
 
 
-def test_hold_keeps_the_rate():
+FIG1 = cbraa.CbraaParams(published=True)
+
+
+@pytest.mark.parametrize("params, published", [(cbraa.CbraaParams(), False), (FIG1, True)])
+def test_hold_keeps_the_rate(params, published):
     rate, srtt = 100.0, 0.1
-    lth = 1 / (rate * cb.cycle(rate, srtt, published=True))            # Figure 1's Loss_th
-    assert cbraa.rate_update(rate, srtt, lth) == rate
+    lth = 1 / (rate * cb.cycle(rate, srtt, published=published))
+    assert cbraa.rate_update(rate, srtt, lth, params) == rate
 
 
 def test_update_follows_figure_1_by_hand():
@@ -33,7 +37,7 @@ def test_update_follows_figure_1_by_hand():
     p = 0.5 * loss_th + 0.5 * loss_obs
     rate_th = 1.2701 / (srtt * np.sqrt(p))
     expected = 0.5 * rate + 0.5 * rate_th
-    assert cbraa.rate_update(rate, srtt, loss_obs) == pytest.approx(expected, rel=1e-4)
+    assert cbraa.rate_update(rate, srtt, loss_obs, FIG1) == pytest.approx(expected, rel=1e-4)
     assert expected < rate
 
 
@@ -57,7 +61,7 @@ def test_decrease_branch_raises_the_rate_for_small_windows():
         lth = 1 / (rate * cb.cycle(rate, srtt, published=True))
         loss = 1.5 * lth * (1 + 1e-9)
         assert cbraa.regime(loss, lth) == -1
-        assert bool(cbraa.rate_update(rate, srtt, loss) > rate) is grows, x
+        assert bool(cbraa.rate_update(rate, srtt, loss, FIG1) > rate) is grows, x
 
 
 def test_equilibrium_at_the_ideal_loss():
@@ -82,7 +86,7 @@ def test_iterated_update_converges_to_the_rate_whose_loss_is_observed():
     loss = cb.loss_th(true_rate, srtt, published=False)
     rate = 5.0                                                          # §4's initial rate
     for _ in range(200):
-        rate = cbraa.rate_update(rate, srtt, loss)
+        rate = cbraa.rate_update(rate, srtt, loss, FIG1)
     lth = 1 / (rate * cb.cycle(rate, srtt, published=True))
     assert 0.5 * lth <= loss <= 1.5 * lth
     assert 0.5 * true_rate < rate < 2 * true_rate
