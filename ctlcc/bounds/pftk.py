@@ -34,8 +34,9 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
     Parameters
     ----------
     p : float or array_like
-        Loss indication rate, in (0, 1]. At p = 1 the full model's
-        ``(1-p)`` terms vanish and the rate is 0 (every packet lost). [1]
+        Loss indication rate, in (0, 1]. At p = 1 the full model is 0/0
+        and its limit ``1/(f(1) rto) = 1/(64 rto)`` (one packet per
+        maximally backed-off timeout) is returned. [1]
     rtt : float or array_like
         Round-trip time, > 0. [s]
     rto : float or array_like
@@ -92,7 +93,7 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
         den_lim = rtt * (b * w / 8.0 + q_ / (p * w) + 2.0)
         den = np.where(limited, den_lim, den_open) + qhat * f * rto / q_
         rate = num / den
-    rate = np.where(p == 1.0, 0.0, rate)
+    rate = np.where(p == 1.0, 1.0 / (64.0 * rto), rate)          # limit p -> 1
     return _scalar(mss * rate)
 
 

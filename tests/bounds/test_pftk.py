@@ -94,8 +94,13 @@ def test_tfrc_scales_with_packet_size_bytes():
     assert tfrc_rate(0.01, 0.1, mss=1460) == pytest.approx(1460 * tfrc_rate(0.01, 0.1))
 
 
-def test_p_equal_one_gives_zero_in_the_full_model():
-    assert pftk_rate(1.0, 0.1, 1.0) == 0.0
+def test_p_equal_one_is_the_limit_of_the_full_model():
+    """p -> 1: Q-hat -> 1 and both (1-p) terms cancel: B -> 1/(f(1) T0), f(1) = 64."""
+    p = sp.symbols("p", positive=True)
+    f = 1 + p + 2 * p**2 + 4 * p**3 + 8 * p**4 + 16 * p**5 + 32 * p**6
+    assert f.subs(p, 1) == 64
+    assert pftk_rate(1.0, 0.1, 0.4) == pytest.approx(1 / (64 * 0.4))
+    assert pftk_rate(1 - 1e-9, 0.1, 0.4) == pytest.approx(1 / (64 * 0.4), rel=1e-6)
 
 
 def test_vectorised_matches_loop():
