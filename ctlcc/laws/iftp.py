@@ -32,6 +32,8 @@ from ..errors import ParameterError
 __all__ = [
     "MAX_BACKOFF",
     "GRANULARITY",
+    "WindowState",
+    "next_window",
     "gap_for_window",
     "gap_slow_start",
     "gap_congestion_avoidance",
@@ -48,6 +50,56 @@ __all__ = [
 MAX_BACKOFF = 64
 #: IFTP's timer granularity, "the nearest millisecond" (§4). [s]
 GRANULARITY = 1e-3
+
+
+def next_window(state, event, Wmax):
+    """IFTP's window rule of Figure 1, one event at a time.
+
+    ``"ack"`` (all ACKs of the period received): ``n -> 2n`` while
+    ``n < ssthresh``, else ``n -> n + 1`` while ``n < Wmax``, else unchanged.
+    ``"loss"`` (after_missing_thresh ACKs past a gap): ``ssthresh ->
+    max(ssthresh // 2, 2)``, ``n -> max(n // 2, 1)``.  ``"timeout"``:
+    ``ssthresh -> max(n // 2, 2)``, ``n -> 1``.  The gap of the next period is
+    then :func:`gap_for_window` (Figure 1 sets ``G = srtt/n - tau``).
+
+    Parameters
+    ----------
+    state : WindowState
+    event : {"ack", "loss", "timeout"}
+    Wmax : int
+        Receiver's maximum window, >= 1. [packets]
+
+    Returns
+    -------
+    WindowState
+
+    References
+    ----------
+    003_eb55b02b4a453ab2 §4, Figure 1.
+
+    Examples
+    --------
+    >>> s = WindowState(1, 4)
+    >>> seq = []
+    >>> for _ in range(6):
+    ...     seq.append(s.n)
+    ...     s = next_window(s, "ack", Wmax=6)
+    >>> seq
+    [1, 2, 4, 5, 6, 6]
+    >>> next_window(WindowState(6, 4), "loss", 6), next_window(WindowState(6, 4), "timeout", 6)
+    (WindowState(n=3, ssthresh=2), WindowState(n=1, ssthresh=3))
+    """
+    Wmax = check_positive_int("Wmax", Wmax)
+    n, ssthresh = state.n, state.ssthresh
+    if event == "ack":
+        if n < ssthresh:
+            return replace(state, n=2 * n)
+        return replace(state, n=n + 1) if n < Wmax else state
+    if event == "loss":
+        return WindowState(max(n // 2, 1), max(ssthresh // 2, 2))
+    if event == "timeout":
+        return WindowState(1, max(n // 2, 2))
+    raise ParameterError(f"event must be one of 'ack', 'loss', 'timeout'; got {event!r}")
 
 
 def gap_for_window(R, n, tau):
@@ -234,6 +286,26 @@ def scaled_gap(G, tau, S):
     tau = check_nonnegative("tau", tau)
     S = check_positive("S", S)
     return (G - tau * (S - 1)) / S
+
+
+@dataclass(frozen=True)
+class WindowState:
+    """Packets per period and ssthresh of an IFTP sender (Figure 1).
+
+    Attributes
+    ----------
+    n : int
+        Packets to send in the next adjustment period. [packets]
+    ssthresh : int
+        Slow-start threshold. [packets]
+    """
+
+    n: int
+    ssthresh: int
+
+    def __post_init__(self):
+        check_positive_int("n", self.n)
+        check_positive_int("ssthresh", self.ssthresh)
 
 
 @dataclass(frozen=True)

@@ -101,3 +101,32 @@ def test_bad_input(func, args, match):
 def test_timeout_before_any_sample_is_an_error():
     with pytest.raises(ParameterError, match="no RTT sample yet"):
         iftp.RttEstimator().timeout()
+
+
+@pytest.mark.parametrize("Ws, Wmax", [(1, 1), (2, 9), (8, 20), (32, 50), (64, 64)])
+def test_window_law_generates_the_sequence_of_the_bounds(Ws, Wmax):
+    """Figure 1's rule, driven by loss-free periods, produces 1, 2, 4, ..., Ws,
+    Ws+1, ..., Wmax, Wmax, ... -- the sequence 003 §5.1 (and ctlcc.bounds.iftp) counts."""
+    from ctlcc.bounds.iftp import round_trips
+
+    state, seq = iftp.WindowState(1, Ws), []
+    for _ in range(200):
+        seq.append(state.n)
+        state = iftp.next_window(state, "ack", Wmax)
+    expected = [2**j for j in range(Ws.bit_length())] + list(range(Ws + 1, Wmax + 1))
+    assert seq[:len(expected)] == expected
+    assert set(seq[len(expected):]) == {Wmax}
+    sent = np.cumsum(seq)
+    for N in (1, 7, 100, int(sent[-1])):
+        assert round_trips(N, Ws, Wmax) == int(np.searchsorted(sent, N) + 1)
+
+
+def test_window_law_loss_and_timeout():
+    s = iftp.WindowState(40, 32)
+    assert iftp.next_window(s, "loss", 50) == iftp.WindowState(20, 16)
+    assert iftp.next_window(iftp.WindowState(1, 2), "loss", 50) == iftp.WindowState(1, 2)
+    assert iftp.next_window(s, "timeout", 50) == iftp.WindowState(1, 20)
+    with pytest.raises(ParameterError, match="event must be one of"):
+        iftp.next_window(s, "dupack", 50)
+    with pytest.raises(ParameterError, match="n must be an integer >= 1"):
+        iftp.WindowState(0, 2)
