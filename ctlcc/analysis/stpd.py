@@ -565,13 +565,7 @@ def characteristic_coefficients(kp, kd, m, model="per_slot"):
     >>> characteristic_coefficients([0.1, 0.2], 0.0, 1).tolist()
     [[1.0, -1.9, 1.0], [1.0, -1.8, 1.0]]
     """
-    kp = np.asarray(_check_gain("kp", kp), dtype=float)
-    kd = np.asarray(_check_gain("kd", kd), dtype=float)
-    m = check_positive_int("m", m)
-    check_choice("model", model, MODELS)
-    shape = np.broadcast_shapes(kp.shape, kd.shape)
-    entries = _coefficient_function(m, model)(kp, kd)
-    return np.stack([np.broadcast_to(np.asarray(c, dtype=float), shape) for c in entries], axis=-1)
+    return np.stack(_coefficient_rows(kp, kd, m, model), axis=-1)
 
 
 def spectral_radius(kp, kd, m, model="per_slot"):
@@ -609,6 +603,17 @@ def spectral_radius(kp, kd, m, model="per_slot"):
 def _check_gain(name, value):
     check_finite(name, value)
     return check_nonnegative(name, value)
+
+
+def _coefficient_rows(kp, kd, m, model):
+    """Validated, broadcast characteristic coefficients as a list of arrays."""
+    kp = np.asarray(_check_gain("kp", kp), dtype=float)
+    kd = np.asarray(_check_gain("kd", kd), dtype=float)
+    m = check_positive_int("m", m)
+    check_choice("model", model, MODELS)
+    shape = np.broadcast_shapes(kp.shape, kd.shape)
+    entries = _coefficient_function(m, model)(kp, kd)
+    return [np.broadcast_to(np.asarray(c, dtype=float), shape) for c in entries]
 
 
 def _companion_eigenvalues(coefficients):
@@ -669,44 +674,83 @@ def _per_rtt_measurement_function():
     return sp.lambdify((w, pipe), estimate, "math")
 
 
-@lru_cache(maxsize=128)
-def _derive(m, model):
-    """Solve the loop equations (law + plant) for A, B in the z-domain."""
-    A, B, E, R, D = sp.symbols("A B E R D")
+@lru_cache(maxsize=2)
+def _derive_generic(model):
+    """Solve the loop equations (law + plant) with the round trip as a symbol.
+
+    One step of delay is ``z**-1``; the feedback delay of the error (m
+    slots, or one round trip per RTT) is kept as the symbol ``Q`` so that
+    the solve is done once; :func:`_derive` substitutes ``Q = z**-m``.
+
+    Returns
+    -------
+    transfers : dict
+        {(output, input): expression in z, Q, k_p, k_d}
+    determinant : sympy.Expr
+        Determinant of the loop equations (its zeros are the poles).
+    """
+    A, B, E, R, D, Q = sp.symbols("A B E R D Q")
     shift = z**-1
     if model == "per_slot":
-        delay = m
         plant = sp.Eq(B, _plant.queue_step_linear(shift * B, A, D))
     else:
-        delay = 1
         w, pipe, estimate = _per_rtt_measurement()
         plant = sp.Eq(B, estimate.subs({w: A, pipe: D}))
     equations = [
         sp.Eq(E, _law.control_error(R, B)),
-        sp.Eq(A, _law.pd_update(shift * A, z**-delay * E, z ** -(delay + 1) * E,
-                                kp_symbol, kd_symbol)),
+        sp.Eq(A, _law.pd_update(shift * A, Q * E, Q * shift * E, kp_symbol, kd_symbol)),
         plant,
     ]
     solution = sp.solve(equations, [A, B, E], dict=True)[0]
-
-    def transfer(unknown, source):
-        return sp.factor(sp.cancel(sp.diff(solution[unknown], source)))
-
-    # The poles are the zeros of the determinant of the loop equations; times
-    # z**(delay+1) (the longest delay) it is a polynomial in z.
+    transfers = {
+        (output, source.name.replace("R", "reference").replace("D", "departure")):
+            sp.diff(solution[unknown], source)
+        for output, unknown in (("arrival", A), ("occupancy", B))
+        for source in (R, D)
+    }
     matrix, _ = sp.linear_eq_to_matrix(equations, [A, B, E])
-    polynomial = sp.Poly(sp.expand(sp.cancel(matrix.det() * z ** (delay + 1))), z)
+    return transfers, Q, matrix.det()
+
+
+def _feedback_delay(m, model):
+    """Delay of the error in steps: m slots, or one round trip."""
+    return m if model == "per_slot" else 1
+
+
+@lru_cache(maxsize=256)
+def _characteristic(m, model):
+    """Monic characteristic polynomial (sympy Poly in z) for delay m."""
+    _, Q, determinant = _derive_generic(model)
+    delay = _feedback_delay(m, model)
+    # times z**(delay+1) (the longest delay) the determinant is a polynomial in z
+    polynomial = sp.Poly(sp.expand(determinant.subs(Q, z**-delay) * z ** (delay + 1)), z)
     while polynomial.TC() == 0 and polynomial.degree() > 0:  # drop poles at z = 0
         polynomial = sp.Poly(sp.cancel(polynomial.as_expr() / z), z)
-    characteristic = sp.expand(polynomial.as_expr() / polynomial.LC())
-    return StpdSymbolic(transfer(A, R), transfer(A, D), transfer(B, R), characteristic,
-                        transfer(B, D))
+    return sp.Poly(polynomial.as_expr() / polynomial.LC(), z)
 
 
 @lru_cache(maxsize=128)
+def _derive(m, model):
+    """Closed-loop transfer functions and characteristic polynomial for delay m."""
+    transfers, Q, _ = _derive_generic(model)
+    delay = _feedback_delay(m, model)
+
+    def transfer(output, source):
+        return sp.cancel(transfers[(output, source)].subs(Q, z**-delay))
+
+    return StpdSymbolic(
+        transfer("arrival", "reference"),
+        transfer("arrival", "departure"),
+        transfer("occupancy", "reference"),
+        sp.expand(_characteristic(m, model).as_expr()),
+        transfer("occupancy", "departure"),
+    )
+
+
+@lru_cache(maxsize=256)
 def _coefficient_function(m, model):
     """Numeric coefficients of the derived characteristic polynomial."""
-    coefficients = sp.Poly(_derive(m, model).characteristic, z).all_coeffs()
+    coefficients = _characteristic(m, model).all_coeffs()
     return sp.lambdify((kp_symbol, kd_symbol), coefficients, "numpy")
 
 
