@@ -33,6 +33,9 @@ __all__ = [
 #: Methods of :func:`gain_margin`.
 GAIN_MARGIN_METHODS = ("crossing", "bisection")
 
+# Schur-Cohn margin: a reflection coefficient within this of 1 (a root on the
+# unit circle up to rounding, e.g. kp = 0 leaves one at z = 1) counts as unstable.
+_ROUNDING = 1e-12
 # Points per half unit circle of the phase-crossover scan in gain_margin.
 _CROSSING_GRID = 4096
 # Gain factors above this are reported as an infinite margin.
@@ -46,7 +49,9 @@ def schur_stable(coefficients):
     p of degree n with leading coefficient a_n and constant a_0 has all
     its roots in the open unit disc iff ``|a_0| < |a_n|`` and the degree
     n - 1 polynomial ``(a_n p(z) - a_0 z**n p(1/z)) / z`` has too.
-    Vectorised over all but the last axis.
+    Vectorised over all but the last axis.  A reduction step with
+    ``|a_0| >= (1 - 1e-12) |a_n|`` counts as unstable, so a root on the
+    unit circle (up to rounding) is never reported stable.
 
     Parameters
     ----------
@@ -272,7 +277,7 @@ def _schur_stable_rows(poly):
     stable = np.ones(np.shape(poly[0]), dtype=bool)
     while len(poly) > 1:
         lead, const = poly[0], poly[-1]
-        stable &= np.abs(const) < np.abs(lead)
+        stable &= np.abs(const) < (1.0 - _ROUNDING) * np.abs(lead)
         degree = len(poly) - 1
         # (lead p(z) - const z**n p(1/z)) / z: its z**n term vanishes
         reduced = [lead * poly[k] - const * poly[degree - k] for k in range(degree)]
