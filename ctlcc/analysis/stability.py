@@ -38,6 +38,9 @@ GAIN_MARGIN_METHODS = ("crossing", "bisection")
 _ROUNDING = 1e-12
 # Points per half unit circle of the phase-crossover scan in gain_margin.
 _CROSSING_GRID = 4096
+# Bisection starts from the largest stable K in 1, 1/2, 1/4, ... down to this;
+# below it the eigenvalues of the near-double root at z = 1 are too inexact.
+_SMALLEST_BISECTION_FACTOR = 2.0**-12
 # Gain factors above this are reported as an infinite margin.
 _MAX_GAIN_FACTOR = 1e6
 
@@ -233,8 +236,10 @@ def gain_margin(kp, kd, m, model="per_slot", method="crossing"):
         scan of its imaginary part on w in (0, pi] refined with Brent's
         method (z = 1, the integrator, is excluded from the scan and
         handled by one stability test inside the first interval).
-        ``"bisection"``: bisection on K of the Schur-Cohn stability test,
-        from the largest stable K in 1, 1/2, 1/4, ... (down to 2**-20).
+        ``"bisection"``: bisection on K of ``spectral_radius < 1``
+        (batched eigenvalues), from the largest stable K in 1, 1/2, 1/4,
+        ... down to 2**-12 (a margin below that is reported as 0: near
+        z = 1 the double root's eigenvalues are too inexact to decide).
 
     Returns
     -------
@@ -302,8 +307,8 @@ def _margin_by_crossing(kp, kd, m, model):
     base, gain_part = _open_loop_polynomials(kp, kd, m, model)
 
     def crossing_gain(w):
-        point = np.exp(1j * w)
-        return -np.polyval(base, point) / np.polyval(gain_part, point)
+        point = np.exp(1j * np.asarray(w, dtype=float))
+        return -_polyval_sparse(base, point) / _polyval_sparse(gain_part, point)
 
     grid = np.linspace(0.0, np.pi, _CROSSING_GRID + 1)[1:]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -327,20 +332,33 @@ def _margin_by_crossing(kp, kd, m, model):
 
 
 def _margin_by_bisection(kp, kd, m, model):
+    def stable(factor):
+        return _stpd.spectral_radius(factor * kp, factor * kd, m, model) < 1.0
+
     low = 1.0
-    while not _stable_at(kp, kd, m, model, low):
+    while not stable(low):
         low /= 2
-        if low < 2.0**-20:
+        if low < _SMALLEST_BISECTION_FACTOR:
             return 0.0
     high = 2 * low
-    while _stable_at(kp, kd, m, model, high):
+    while stable(high):
         low, high = high, 2 * high
         if high > _MAX_GAIN_FACTOR:
             return np.inf
     while high - low > 1e-12 * high:
         middle = 0.5 * (low + high)
-        if _stable_at(kp, kd, m, model, middle):
+        if stable(middle):
             low = middle
         else:
             high = middle
     return 0.5 * (low + high)
+
+
+def _polyval_sparse(coefficients, points):
+    """Evaluate a polynomial (highest first) using only its nonzero terms."""
+    coefficients = np.asarray(coefficients, dtype=float)
+    degree = coefficients.size - 1
+    index = np.flatnonzero(coefficients)
+    powers = degree - index
+    points = np.asarray(points)
+    return (coefficients[index] * points[..., None] ** powers).sum(axis=-1)

@@ -717,16 +717,42 @@ def _feedback_delay(m, model):
     return m if model == "per_slot" else 1
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=2)
+def _determinant_terms(model):
+    """The loop determinant as terms ``coefficient * z**-i * Q**j``."""
+    _, Q, determinant = _derive_generic(model)
+    backward = sp.Symbol("w")  # w = z**-1
+    expanded = sp.expand(determinant.subs(z, 1 / backward))
+    return tuple(sp.Poly(expanded, backward, Q).terms())
+
+
+@lru_cache(maxsize=512)
+def _characteristic_coefficients(m, model):
+    """Coefficients (sympy, highest power of z first) of the monic polynomial.
+
+    ``Q = z**-delay`` turns each determinant term ``c z**-i Q**j`` into
+    ``c z**-(i + j delay)``; multiplied by ``z**N`` (N the largest such
+    exponent) the determinant is a polynomial in z.  Poles at z = 0 (pure
+    delays) are dropped.
+    """
+    delay = _feedback_delay(m, model)
+    terms = [(i + j * delay, coefficient) for (i, j), coefficient in _determinant_terms(model)]
+    top = max(exponent for exponent, _ in terms)
+    coefficients = [sp.Integer(0)] * (top + 1)  # index = power of z**-1 = N - power of z
+    for exponent, coefficient in terms:
+        coefficients[exponent] += coefficient
+    coefficients = [sp.expand(c) for c in coefficients]
+    while len(coefficients) > 1 and coefficients[-1] == 0:
+        coefficients.pop()  # a root at z = 0
+    lead = coefficients[0]
+    return tuple(sp.expand(c / lead) for c in coefficients)
+
+
 def _characteristic(m, model):
     """Monic characteristic polynomial (sympy Poly in z) for delay m."""
-    _, Q, determinant = _derive_generic(model)
-    delay = _feedback_delay(m, model)
-    # times z**(delay+1) (the longest delay) the determinant is a polynomial in z
-    polynomial = sp.Poly(sp.expand(determinant.subs(Q, z**-delay) * z ** (delay + 1)), z)
-    while polynomial.TC() == 0 and polynomial.degree() > 0:  # drop poles at z = 0
-        polynomial = sp.Poly(sp.cancel(polynomial.as_expr() / z), z)
-    return sp.Poly(polynomial.as_expr() / polynomial.LC(), z)
+    coefficients = _characteristic_coefficients(m, model)
+    degree = len(coefficients) - 1
+    return sp.Poly(sum(c * z ** (degree - k) for k, c in enumerate(coefficients)), z)
 
 
 @lru_cache(maxsize=128)
@@ -747,11 +773,27 @@ def _derive(m, model):
     )
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def _coefficient_function(m, model):
-    """Numeric coefficients of the derived characteristic polynomial."""
-    coefficients = _characteristic(m, model).all_coeffs()
-    return sp.lambdify((kp_symbol, kd_symbol), coefficients, "numpy")
+    """Numeric coefficients of the derived characteristic polynomial.
+
+    Both gains enter the loop linearly, so each coefficient is
+    ``c0 + c1 kp + c2 kd``; the three numbers are read off the sympy
+    coefficients once (cheaper than ``lambdify`` for long delays).
+    """
+    table = []
+    for coefficient in _characteristic_coefficients(m, model):
+        slopes = [sp.diff(coefficient, symbol) for symbol in (kp_symbol, kd_symbol)]
+        if any(slope.free_symbols for slope in slopes):  # pragma: no cover - nonlinear law
+            raise ArithmeticError(f"coefficient {coefficient} is not affine in the gains")
+        constant = coefficient.subs({kp_symbol: 0, kd_symbol: 0})
+        table.append((float(constant), float(slopes[0]), float(slopes[1])))
+    table = np.array(table)
+
+    def evaluate(kp, kd):
+        return [c0 + c1 * kp + c2 * kd if (c1 or c2) else c0 for c0, c1, c2 in table]
+
+    return evaluate
 
 
 @lru_cache(maxsize=256)
