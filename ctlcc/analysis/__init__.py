@@ -3,6 +3,20 @@
 
 from . import plant
 from .plant import SlotScale, simulate_queue
-from .stpd import StpdLoop, stpd_loop
+from . import stability
+from .stability import gain_margin, jury_conditions, max_stable_delay, stability_region
+from .stpd import LossResponse, StpdLoop, stpd_loop
 
-__all__ = ["plant", "SlotScale", "simulate_queue", "StpdLoop", "stpd_loop"]
+__all__ = [
+    "plant",
+    "stability",
+    "SlotScale",
+    "simulate_queue",
+    "StpdLoop",
+    "LossResponse",
+    "stpd_loop",
+    "stability_region",
+    "max_stable_delay",
+    "jury_conditions",
+    "gain_margin",
+]
