@@ -9,6 +9,7 @@ formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 
 from . import analysis, bounds, errors, laws, sim
 from .analysis import SlotScale, StpdLoop, simulate_queue, stpd_loop
+from .analysis import primo_loop, primo_shared_loop
 from .errors import CtlccError, ParameterError, UnstableLoopError
 
 __version__ = "0.1.0"
@@ -26,4 +27,6 @@ __all__ = [
     "StpdLoop",
     "simulate_queue",
     "stpd_loop",
+    "primo_loop",
+    "primo_shared_loop",
 ]
