@@ -300,12 +300,12 @@ class PrimoLoop:
         _law._check_regime(regime)
         generic = _derive(self.m, regime == "hold")
         if not numeric:
-            return generic if regime != "hold" else PrimoSymbolic("hold", *_tail(generic))
+            return PrimoSymbolic(regime, *_tail(generic))
         values = {W1_symbol: sp.nsimplify(self.params.W1), W2_symbol: sp.nsimplify(self.params.W2)}
         factor = self.params.factor(regime)
         if factor is not None:
             values[F_symbol] = sp.nsimplify(factor)
-        return PrimoSymbolic(regime, sp.simplify(generic.rate_transfer.subs(values)),
+        return PrimoSymbolic(regime, generic.rate_transfer.subs(values),
                              sp.expand(generic.characteristic.subs(values)),
                              generic.difference_equation.subs(values))
 
@@ -851,7 +851,7 @@ def primo_loop(params=None, *, capacity, round_trip_time, D=None, forward_delay=
     >>> loop.fixed_point("release").rate
     1050.0
     """
-    params = _law.PrimoParams() if params is None else params
+    params = _check_params(params)
     check_positive("capacity", capacity)
     check_positive("round_trip_time", round_trip_time)
     D = params.tau * round_trip_time if D is None else check_positive("D", D)
@@ -890,7 +890,7 @@ def primo_shared_loop(params=None, *, capacity, round_trip_times, forward_delays
     >>> np.round(np.abs(shared.eigenvalues("moderate")[:2]), 4)
     array([1.    , 0.9699])
     """
-    params = _law.PrimoParams() if params is None else params
+    params = _check_params(params)
     rtts = np.atleast_1d(np.asarray(round_trip_times, dtype=float))
     forward = np.zeros_like(rtts) if forward_delays is None else forward_delays
     ftt = rtts / 2.0 if ftt_refs is None else ftt_refs
@@ -938,7 +938,7 @@ def spectral_radius_map(W1, W2=None, m=None, params=None):
         out = np.empty((w1.size, w2.size))
         for i, a in enumerate(w1):
             for j, b in enumerate(w2):
-                out[i, j] = np.max(np.abs(np.roots(_coefficient_function(delay, False)(a, b))))
+                out[i, j] = _positive_root_radius(_coefficient_function(delay, False)(a, b))
         return out
     if m is None:
         raise ParameterError("give W2 (a grid) or m (a grid of delays)")
@@ -946,12 +946,21 @@ def spectral_radius_map(W1, W2=None, m=None, params=None):
     out = np.empty((w1.size, len(delays)))
     for i, a in enumerate(w1):
         for j, delay in enumerate(delays):
-            out[i, j] = np.max(np.abs(np.roots(_coefficient_function(delay, False)(a, params.W2))))
+            out[i, j] = _positive_root_radius(
+                _coefficient_function(delay, False)(a, params.W2))
     return out
 
 
 # ---------------------------------------------------------------------- helpers
 _REGIME_CODE = {name: index for index, name in enumerate(REGIMES)}
+
+
+def _check_params(params):
+    if params is None:
+        return _law.PrimoParams()
+    if not isinstance(params, _law.PrimoParams):
+        raise ParameterError(f"params must be a PrimoParams, got {type(params).__name__}")
+    return params
 
 
 def _steps(name, duration, capacity):
@@ -961,21 +970,35 @@ def _steps(name, duration, capacity):
     return steps
 
 
+@lru_cache(maxsize=4)
+def _derive_generic(hold):
+    """Solve the law, shifted into z, for X/R with the delays as symbols.
+
+    ``q1`` stands for ``z**-1`` and ``qm`` for ``z**-m``: the derivation is
+    done once for every m and the numbers are read off the result.
+    """
+    X, R, q1, qm = sp.symbols("X R q_1 q_m")
+    factor = None if hold else F_symbol
+    equation = sp.Eq(X, _law.regime_update(qm * X, q1 * X, R, factor, W1_symbol, W2_symbol))
+    matrix, rhs = sp.linear_eq_to_matrix([equation], [X])
+    denominator = sp.expand(matrix.det())                 # 1 - W2 q1 - (1-W2)(1-W1) qm
+    numerator = sp.expand(rhs[0] / R) if not hold else sp.Integer(0)
+    monomials = sp.Poly(denominator, q1, qm).terms()      # ((a, b), coefficient)
+    return q1, qm, numerator, denominator, tuple(monomials)
+
+
 @lru_cache(maxsize=128)
 def _derive(m, hold):
-    """Solve the law's regime update, shifted into z, for X(z)/R(z)."""
-    X, R = sp.symbols("X R")
+    """The regime's rate loop for a delay of m slots, as sympy expressions in z."""
+    q1, qm, numerator, denominator, _ = _derive_generic(hold)
     n = sp.Symbol("n", integer=True)
     x, r = sp.Function("x"), sp.Function("r")
     factor = None if hold else F_symbol
-    law_time = sp.Eq(x(n), _law.regime_update(x(n - m), x(n - 1), r(n), factor, W1_symbol, W2_symbol))
-    # shift operator: x(n - k) -> z**-k X(z)
-    equation = sp.Eq(X, _law.regime_update(z**-m * X, z**-1 * X, R, factor, W1_symbol, W2_symbol))
-    solution = sp.solve(equation, X)
-    transfer = sp.factor(sp.cancel(solution[0] / R)) if solution and not hold else sp.Integer(0)
-    matrix, _ = sp.linear_eq_to_matrix([equation], [X])
-    polynomial = sp.Poly(sp.expand(sp.cancel(matrix.det() * z**m)), z)
-    characteristic = sp.expand(polynomial.as_expr() / polynomial.LC())
+    law_time = sp.Eq(x(n), _law.regime_update(x(n - m), x(n - 1), r(n), factor,
+                                              W1_symbol, W2_symbol))
+    shifts = {q1: z**-1, qm: z**-m}
+    characteristic = sp.expand(denominator.subs(shifts) * z**m)
+    transfer = sp.expand(numerator * z**m) / characteristic
     return PrimoSymbolic("hold" if hold else "F", transfer, characteristic, law_time)
 
 
@@ -983,24 +1006,31 @@ def _tail(symbolic):
     return symbolic.rate_transfer, symbolic.characteristic, symbolic.difference_equation
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=256)
 def _coefficient_function(m, hold):
-    coefficients = sp.Poly(_derive(m, hold).characteristic, z).all_coeffs()
-    function = sp.lambdify((W1_symbol, W2_symbol), coefficients, "numpy")
+    """Coefficients of z**m * denominator, highest power first, from the derivation."""
+    _, _, _, _, monomials = _derive_generic(hold)
+    terms = []
+    for (a, b), coefficient in monomials:
+        index = a + m * b                                 # q1**a qm**b -> z**(m - a - m b)
+        if index > m:
+            raise ParameterError(f"delay m={m} too short for the derived loop")
+        terms.append((index, sp.lambdify((W1_symbol, W2_symbol), coefficient, "math")))
 
     def evaluate(W1, W2):
-        return np.array([complex(c).real for c in np.broadcast_arrays(*function(W1, W2))],
-                        dtype=float)
+        coefficients = np.zeros(m + 1)
+        for index, function in terms:
+            coefficients[index] += float(function(W1, W2))
+        return coefficients
 
     return evaluate
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=4)
 def _numerator_function(m):
-    """Constant term of x(n): the DC input (1-W2) W1 F times r = 1, from X/R."""
-    transfer = _derive(m, False).rate_transfer
-    # X/R = N / (z**m - ...) * z**m  ->  gain on r(n) is N/z**m's leading term.
-    gain = sp.limit(transfer, z, sp.oo)
+    """Gain of r(n) in x(n), ``(1-W2) W1 F``: X/R at q1 = qm = 0 (derived)."""
+    q1, qm, numerator, denominator, _ = _derive_generic(False)
+    gain = (numerator / denominator).subs({q1: 0, qm: 0})
     return sp.lambdify((W1_symbol, W2_symbol, F_symbol), gain, "math")
 
 
@@ -1009,6 +1039,26 @@ def _update_partials():
     o, r, c = sp.symbols("o r c")
     update = _law.regime_update(o, r, c, F_symbol, W1_symbol, W2_symbol)
     return sp.diff(update, o), sp.diff(update, r), sp.diff(update, c)
+
+
+def _positive_root_radius(coefficients):
+    """Spectral radius of z**m + c1 z**(m-1) + ... with every c_k <= 0 (Cauchy)."""
+    from scipy.optimize import brentq
+
+    tail = -np.asarray(coefficients[1:], dtype=float)
+    if np.any(tail < 0) or not tail.any():
+        return float(np.max(np.abs(np.roots(coefficients))))
+    powers = np.flatnonzero(tail) + 1.0
+    tail = tail[tail > 0]
+
+    def excess(r):                                        # 1 - sum c_k r**-k, increasing in r
+        return 1.0 - np.sum(tail * r ** (-powers))
+
+    low = float(np.max(tail ** (1.0 / powers)))          # that term alone reaches 1: excess <= 0
+    high = 1.0 + float(tail.sum())                       # excess > 0
+    if excess(low) >= 0.0:                               # low is the root (up to rounding)
+        return low
+    return brentq(excess, low, high, xtol=1e-15, rtol=4 * np.finfo(float).eps)
 
 
 def _upward_crossings(queue):
