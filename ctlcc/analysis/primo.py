@@ -102,12 +102,20 @@ class PrimoSymbolic:
         Monic characteristic polynomial of the rate loop (degree m).
     difference_equation : sympy.Eq
         The law in the time domain that was transformed, for reading.
+    occupancy_transfer : sympy.Expr
+        B(z)/R(z), queue over reception rate through the plant
+        (:func:`ctlcc.analysis.plant.queue_step_linear`, f-slot forward delay).
+    characteristic_with_queue : sympy.Expr
+        Characteristic polynomial of rate loop and queue together (degree
+        m + 1): the rate loop's times ``(z - 1)``.
     """
 
     regime: str
     rate_transfer: sp.Expr
     characteristic: sp.Expr
     difference_equation: sp.Eq
+    occupancy_transfer: sp.Expr = None
+    characteristic_with_queue: sp.Expr = None
 
 
 @dataclass(frozen=True)
@@ -298,16 +306,14 @@ class PrimoLoop:
         PrimoSymbolic
         """
         _law._check_regime(regime)
-        generic = _derive(self.m, regime == "hold")
+        generic = _derive(self.m, regime == "hold", self.f)
         if not numeric:
             return PrimoSymbolic(regime, *_tail(generic))
         values = {W1_symbol: sp.nsimplify(self.params.W1), W2_symbol: sp.nsimplify(self.params.W2)}
         factor = self.params.factor(regime)
         if factor is not None:
             values[F_symbol] = sp.nsimplify(factor)
-        return PrimoSymbolic(regime, generic.rate_transfer.subs(values),
-                             sp.expand(generic.characteristic.subs(values)),
-                             generic.difference_equation.subs(values))
+        return PrimoSymbolic(regime, *(expression.subs(values) for expression in _tail(generic)))
 
     def characteristic_polynomial(self, regime, include_queue=False):
         """Characteristic polynomial coefficients, highest power first.
@@ -316,8 +322,9 @@ class PrimoLoop:
         ----------
         regime : str
         include_queue : bool, optional
-            Multiply by ``(z - 1)``, the queue's integrator, which the rate
-            loop does not feed back inside a regime.
+            The determinant of rate loop *and* queue (degree m + 1); it is the
+            rate loop's times ``(z - 1)``: inside a regime the queue is an
+            integrator the rate does not feed back.
 
         Examples
         --------
@@ -326,10 +333,8 @@ class PrimoLoop:
         [1.0, -0.9, 0.0, -0.05]
         """
         _law._check_regime(regime)
-        coefficients = _coefficient_function(self.m, regime == "hold")(self.params.W1, self.params.W2)
-        if include_queue:
-            coefficients = np.polymul(coefficients, [1.0, -1.0])
-        return coefficients
+        function = _coefficient_function(self.m, regime == "hold", bool(include_queue))
+        return function(self.params.W1, self.params.W2)
 
     def poles(self, regime, include_queue=False):
         """Poles of the rate loop in *regime*, sorted by decreasing magnitude.
@@ -487,7 +492,7 @@ class PrimoLoop:
         pad = m + back + d + 2
         x = np.full(pad + steps, float(x0))
         b = np.full(pad + steps, float(b0))
-        served = np.full(pad + steps, 1.0)
+        served = np.full(pad + steps, min(x0 * dt, 1.0))   # what a steady x0 got through
         dropped = np.zeros(pad + steps)
         codes = np.full(pad + steps, 2, dtype=int)
         for n in range(pad, pad + steps):
@@ -975,53 +980,78 @@ def _steps(name, duration, capacity):
 
 @lru_cache(maxsize=4)
 def _derive_generic(hold):
-    """Solve the law, shifted into z, for X/R with the delays as symbols.
+    """Solve law + plant, shifted into z, with the delays as symbols.
 
-    ``q1`` stands for ``z**-1`` and ``qm`` for ``z**-m``: the derivation is
-    done once for every m and the numbers are read off the result.
+    ``q1`` stands for ``z**-1``, ``qm`` for ``z**-m`` and ``qf`` for
+    ``z**-f``: the derivation is done once for every delay and the numbers
+    are read off the result.  Unknowns X (rate) and B (queue); inputs R
+    (reception rate) and S (service, C per slot).
     """
-    X, R, q1, qm = sp.symbols("X R q_1 q_m")
+    X, B, R, S, q1, qm, qf = sp.symbols("X B R S q_1 q_m q_f")
     factor = None if hold else F_symbol
-    equation = sp.Eq(X, _law.regime_update(qm * X, q1 * X, R, factor, W1_symbol, W2_symbol))
-    matrix, rhs = sp.linear_eq_to_matrix([equation], [X])
-    denominator = sp.expand(matrix.det())                 # 1 - W2 q1 - (1-W2)(1-W1) qm
-    numerator = sp.expand(rhs[0] / R) if not hold else sp.Integer(0)
-    monomials = sp.Poly(denominator, q1, qm).terms()      # ((a, b), coefficient)
-    return q1, qm, numerator, denominator, tuple(monomials)
+    equations = [
+        sp.Eq(X, _law.regime_update(qm * X, q1 * X, R, factor, W1_symbol, W2_symbol)),
+        sp.Eq(B, _plant.queue_step_linear(q1 * B, qf * X, S)),
+    ]
+    solution = sp.solve(equations, [X, B], dict=True)[0]
+    rate_matrix, _ = sp.linear_eq_to_matrix(equations[:1], [X])
+    full_matrix, _ = sp.linear_eq_to_matrix(equations, [X, B])
+    rate_det = sp.expand(rate_matrix.det())               # 1 - W2 q1 - (1-W2)(1-W1) qm
+    full_det = sp.expand(full_matrix.det())               # ... times (1 - q1): the queue
+    if qf in full_det.free_symbols:                       # the queue is not fed back
+        raise RuntimeError("unexpected: the queue feeds back inside a regime")
+    return {
+        "shifts": (q1, qm, qf),
+        "rate_transfer": sp.factor(sp.diff(solution[X], R)),
+        "occupancy_transfer": sp.factor(sp.diff(solution[B], R)),
+        "rate_det": rate_det,
+        "rate_terms": tuple(sp.Poly(rate_det, q1, qm).terms()),
+        "full_terms": tuple(sp.Poly(full_det, q1, qm).terms()),
+    }
 
 
 @lru_cache(maxsize=128)
-def _derive(m, hold):
-    """The regime's rate loop for a delay of m slots, as sympy expressions in z."""
-    q1, qm, numerator, denominator, _ = _derive_generic(hold)
+def _derive(m, hold, f=0):
+    """The regime's loop for delays m and f, as sympy expressions in z."""
+    generic = _derive_generic(hold)
+    q1, qm, qf = generic["shifts"]
     n = sp.Symbol("n", integer=True)
     x, r = sp.Function("x"), sp.Function("r")
     factor = None if hold else F_symbol
     law_time = sp.Eq(x(n), _law.regime_update(x(n - m), x(n - 1), r(n), factor,
                                               W1_symbol, W2_symbol))
-    shifts = {q1: z**-1, qm: z**-m}
-    characteristic = sp.expand(denominator.subs(shifts) * z**m)
-    transfer = sp.expand(numerator * z**m) / characteristic
-    return PrimoSymbolic("hold" if hold else "F", transfer, characteristic, law_time)
+    shifts = {q1: z**-1, qm: z**-m, qf: z**-f}
+    characteristic = sp.expand(generic["rate_det"].subs(shifts) * z**m)
+    transfer = sp.cancel(generic["rate_transfer"].subs(shifts))
+    occupancy = sp.cancel(generic["occupancy_transfer"].subs(shifts))
+    with_queue = sp.expand(characteristic * (z - 1))
+    return PrimoSymbolic("hold" if hold else "F", transfer, characteristic, law_time,
+                         occupancy, with_queue)
 
 
 def _tail(symbolic):
-    return symbolic.rate_transfer, symbolic.characteristic, symbolic.difference_equation
+    return (symbolic.rate_transfer, symbolic.characteristic, symbolic.difference_equation,
+            symbolic.occupancy_transfer, symbolic.characteristic_with_queue)
 
 
 @lru_cache(maxsize=256)
-def _coefficient_function(m, hold):
-    """Coefficients of z**m * denominator, highest power first, from the derivation."""
-    _, _, _, _, monomials = _derive_generic(hold)
+def _coefficient_function(m, hold, include_queue=False):
+    """Coefficients of z**degree * determinant, highest power first (derived).
+
+    ``q1**a qm**b`` becomes ``z**(degree - a - m b)``, i.e. index ``a + m b``.
+    """
+    generic = _derive_generic(hold)
+    q1, qm, _ = generic["shifts"]
+    degree = m + (1 if include_queue else 0)
     terms = []
-    for (a, b), coefficient in monomials:
-        index = a + m * b                                 # q1**a qm**b -> z**(m - a - m b)
-        if index > m:
+    for (a, b), coefficient in generic["full_terms" if include_queue else "rate_terms"]:
+        index = a + m * b
+        if index > degree:
             raise ParameterError(f"delay m={m} too short for the derived loop")
         terms.append((index, sp.lambdify((W1_symbol, W2_symbol), coefficient, "math")))
 
     def evaluate(W1, W2):
-        coefficients = np.zeros(m + 1)
+        coefficients = np.zeros(degree + 1)
         for index, function in terms:
             coefficients[index] += float(function(W1, W2))
         return coefficients
@@ -1032,8 +1062,9 @@ def _coefficient_function(m, hold):
 @lru_cache(maxsize=4)
 def _numerator_function(m):
     """Gain of r(n) in x(n), ``(1-W2) W1 F``: X/R at q1 = qm = 0 (derived)."""
-    q1, qm, numerator, denominator, _ = _derive_generic(False)
-    gain = (numerator / denominator).subs({q1: 0, qm: 0})
+    generic = _derive_generic(False)
+    q1, qm, _ = generic["shifts"]
+    gain = generic["rate_transfer"].subs({q1: 0, qm: 0})
     return sp.lambdify((W1_symbol, W2_symbol, F_symbol), gain, "math")
 
 

@@ -165,3 +165,15 @@ def test_bad_method_arguments(call, match):
 
 def test_regimes_listed():
     assert set(REGIMES) == {"strong", "moderate", "hold", "release"}
+
+
+def test_occupancy_transfer_is_the_rate_through_the_queue():
+    # plant (thesis eq. 4.6) by hand: B = z**-1 B + z**-f X  ->  B/X = z**-f / (1 - z**-1)
+    z = sp.Symbol("z")
+    loop = primo_loop(capacity=250.0, round_trip_time=0.024, forward_delay=0.008)   # f = 2
+    symbolic = loop.symbolic("release")
+    expected = symbolic.rate_transfer * z**-loop.f / (1 - z**-1)
+    assert sp.simplify(symbolic.occupancy_transfer - expected) == 0
+    with_queue = loop.poles("release", include_queue=True)
+    np.testing.assert_allclose(np.sort_complex(with_queue),
+                               np.sort_complex(np.append(loop.poles("release"), 1.0)), atol=1e-9)
