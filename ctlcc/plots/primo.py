@@ -163,7 +163,7 @@ def occupancy_prediction_table(rates_bps=(1e6, 2e6, 4e6, 8e6, 16e6)):
 
 
 def fairness_prediction_table(second_rtts=(0.024, 0.044, 0.074, 0.122), capacity=250.0,
-                              duration=30.0):
+                              duration=20.0):
     """Two-flow fairness vs the second flow's RTT (§V-D), law on the shared queue.
 
     Flow 1: RTT 24 ms, access delay 1 ms; flow 2: access delay

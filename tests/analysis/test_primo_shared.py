@@ -107,9 +107,9 @@ def test_heterogeneous_rtt_fairness_against_the_paper():
     paper = float(stored[0.122]["paper_fairness"])
     forward = (0.001, 0.05)
     own = primo_shared_loop(capacity=250.0, round_trip_times=(0.024, 0.122),
-                            forward_delays=forward).simulate(30.0)
+                            forward_delays=forward).simulate(20.0)
     common = primo_shared_loop(capacity=250.0, round_trip_times=(0.024, 0.122),
-                               forward_delays=forward, ftt_refs=(0.012, 0.012)).simulate(30.0)
+                               forward_delays=forward, ftt_refs=(0.012, 0.012)).simulate(20.0)
     assert own.fairness() == pytest.approx(float(stored[0.122]["fairness_own_ftt_ref"]), rel=1e-9)
     assert common.fairness() == pytest.approx(float(stored[0.122]["fairness_common_ftt_ref"]),
                                               rel=1e-9)
