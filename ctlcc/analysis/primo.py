@@ -39,6 +39,21 @@ With N flows (:func:`primo_shared_loop`) ``r_i = C x_i / sum(x)`` couples the
 flows; every split with ``sum(x) = F C`` is a fixed point, so the linearised
 N-flow loop has the eigenvalue 1 with multiplicity N - 1 in every regime: the
 shares are neutral, not pulled to equality.
+
+Modelling choices
+    Fluid rates (fractions of a packet per slot); the loop delays are the
+    propagation delays (queueing delay, at most a few slots here, is left
+    out of m, d and f); the reception rate is what the bottleneck served,
+    reported instantly; the hold band holds every queue level with
+    ``rate = C`` as an equilibrium, which a trajectory reaches only if it
+    enters the band with exactly that rate (e.g. an empty start with
+    ``TH_rel = 0``).
+
+References
+----------
+001_adc93c9d0a027d91 (Chatté, Ducourthial, Niculescu, "A study of a simple
+preventive transport protocol", Ann. Telecommun. 2006), §III-C to §III-E,
+Algorithm 1; scenario §IV; reported behaviour §V-A, §V-D.
 """
 
 import math
@@ -890,6 +905,11 @@ def primo_shared_loop(params=None, *, capacity, round_trip_times, forward_delays
     -------
     PrimoSharedLoop
 
+    References
+    ----------
+    001_adc93c9d0a027d91, Algorithm 1 for every flow; dumbbell of §IV-A and
+    heterogeneous round trips of §IV-B/§V-D.
+
     Examples
     --------
     Two flows, equal round trips: one eigenvalue 1 (the split is neutral).
@@ -928,6 +948,10 @@ def spectral_radius_map(W1, W2=None, m=None, params=None):
     -------
     ndarray
         ``radius[i, j]`` for ``W1[i]`` and ``W2[j]`` (or ``m[j]``). [1]
+
+    References
+    ----------
+    001_adc93c9d0a027d91, Algorithm 1 (the loop of :meth:`PrimoLoop.symbolic`).
 
     Examples
     --------
