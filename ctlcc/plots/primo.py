@@ -335,6 +335,8 @@ def report_items():
     ax.axhline(paper_number("queue_occupancy_fraction") * 100, color="k", ls="--",
                label="paper: 'about 10% full' (§V-A)")
     ax.set_xscale("log")
+    ax.set_xticks(rates, [f"{r:g}" for r in rates])
+    ax.minorticks_off()
     ax.set_xlabel("shared link rate [Mb/s]")
     ax.set_ylabel("queue occupancy [% of 30-packet buffer]")
     ax.set_title(f"{PAPER} §V-A:\nqueue occupancy over the bandwidth sweep (RTT 24 ms)")
