@@ -313,6 +313,7 @@ def report_items():
                      label=f"RTT {rtt * 1e3:g} ms")
     axes[2].set_xlabel("D / RTT (tau) [1]")
     axes[2].set_ylabel("mean queue / (FTT_ref C) [1]")
+    axes[2].set_ylim(0.0, 0.3)
     axes[2].legend(fontsize="small")
     figure.suptitle(f"{PAPER}: mean queue and swing vs thresholds, D and RTT "
                     "(C = 1000 pkt/s, piecewise-linear map)")
