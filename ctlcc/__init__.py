@@ -8,7 +8,14 @@ formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 """
 
 from . import analysis, bounds, errors, laws, sim
-from .analysis import SlotScale, StpdLoop, simulate_queue, stpd_loop
+from .analysis import (
+    SlotScale,
+    StpdLoop,
+    primo_loop,
+    primo_shared_loop,
+    simulate_queue,
+    stpd_loop,
+)
 from .bounds import jain_fairness, mathis_constant, mathis_rate, pftk_rate, tfrc_rate
 from .errors import CtlccError, ParameterError, UnstableLoopError
 
@@ -32,4 +39,6 @@ __all__ = [
     "mathis_rate",
     "pftk_rate",
     "tfrc_rate",
+    "primo_loop",
+    "primo_shared_loop",
 ]

@@ -20,6 +20,7 @@ __all__ = ["SECTIONS", "build_report", "ReportIndex"]
 SECTIONS = (
     ("stpd", "ctlcc.plots.stpd", "ST-PD TCP: z-domain closed loop (thesis 002, §4.3)"),
     ("bounds", "ctlcc.plots.bounds", "Closed-form throughput bounds: Mathis, PFTK/TFRC, IFTP, CBRAA (003, 004)"),
+    ("primo", "ctlcc.plots.primo", "Primo: regime loops, limit cycle and sharing (paper 001, §III)"),
 )
 
 

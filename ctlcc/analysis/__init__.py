@@ -1,9 +1,9 @@
 # ctlcc.analysis - the bottleneck plant, z-domain closed loops, stability, transients
 """The bottleneck plant and the z-domain closed loops built around it."""
 
-from . import plant
+from . import plant, stability
 from .plant import SlotScale, simulate_queue
-from . import stability
+from .primo import PrimoLoop, PrimoSharedLoop, primo_loop, primo_shared_loop
 from .stability import gain_margin, jury_conditions, max_stable_delay, stability_region
 from .stpd import LossResponse, StpdLoop, stpd_loop
 
@@ -19,4 +19,8 @@ __all__ = [
     "max_stable_delay",
     "jury_conditions",
     "gain_margin",
+    "PrimoLoop",
+    "PrimoSharedLoop",
+    "primo_loop",
+    "primo_shared_loop",
 ]
