@@ -832,7 +832,7 @@ class _History:
 
         Returns a dict name -> (B, N) array.
         """
-        position = position.reshape(-1)
+        position = np.broadcast_to(position, self.shape).reshape(-1)
         base = np.floor(position)
         frac = position - base
         n = len(self.names)
@@ -855,7 +855,7 @@ class _RenoState:
     def __init__(self, law, net, dt):
         self.law, self.dt = law, dt
         self.window = _per_class("initial_window", law.initial_window, net)
-        self.extra_delay = 0.0
+        self.span = float(net.max_round_trip().max())
 
     def rate(self, round_trip):
         return self.window / round_trip
@@ -884,7 +884,8 @@ class _StpdState:
         self.slot = (1.0 / net.bottleneck_capacity() if law.slot is None
                      else _per_class("slot", law.slot, net))
         self.tp = net.propagation_delay
-        self.extra_delay = 0.0 if law.delay is None else float(np.max(law.delay))
+        self.span = (float(net.max_round_trip().max()) if law.delay is None
+                     else float(np.max(law.delay))) + dt
         if law.delay is not None and np.any(np.asarray(law.delay) < dt):
             raise ParameterError(f"delay must be >= dt = {dt:g}, got {law.delay!r}")
 
@@ -915,7 +916,7 @@ class _PrimoState:
                             else law.initial_rate, net)
         self.ftt_ref = law.ftt_fraction * net.propagation_delay
         self.lookup = law.params.tau * net.propagation_delay
-        self.extra_delay = float(self.lookup.max())
+        self.span = float((net.max_round_trip() + self.lookup).max())
 
     def rate(self, round_trip):
         return self.x
@@ -943,8 +944,7 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
     inv_capacity = 1.0 / capacity
     single = net.n_links == 1 and net.n_classes == 1
     steps = int(np.ceil(duration / dt - 1e-9))
-    horizon = float((net.max_round_trip()).max()) + state.extra_delay
-    length = int(np.ceil(horizon / dt)) + 3
+    length = int(np.ceil(state.span / dt)) + 3
     average = queue.copy()
     overflow_p = np.zeros_like(queue)
     red_gain = None
