@@ -16,6 +16,8 @@ Independent routes used here:
   Jacobian and integrated here, against the nonlinear simulator.
 """
 
+from functools import lru_cache
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -107,6 +109,7 @@ def test_jacobian_reduces_to_hollot_plant():
     np.testing.assert_allclose(poles, lin.poles()[::-1], rtol=1e-12)
 
 
+@lru_cache(maxsize=4)
 def _nonlinear_step(amplitude, duration=16.0, dt=1e-3, t_step=1.0):
     lin = fluid.reno_linearisation(**HOLLOT)
     p0 = lin.probability
