@@ -806,8 +806,10 @@ def _fair_share(net):
 class _History:
     """Ring buffer of (B, N) signals with interpolated delayed reads.
 
-    Stored as (B*N, length, n_signals) so that one flow's past is contiguous:
-    a delayed read touches one cache line per flow for all its signals.
+    Stored as (B*N, length + 1, n_signals): one flow's past is contiguous
+    (a delayed read touches one or two cache lines per flow for all its
+    signals), and slot ``length`` mirrors slot 0 so that the upper
+    interpolation neighbour of any slot is simply the next one.
     """
 
     def __init__(self, length, names, initial):
@@ -816,36 +818,32 @@ class _History:
         first = initial[self.names[0]]
         self.shape = first.shape
         self.width = first.size
-        self.ring = np.empty((self.width, length, len(self.names)))
-        for j, name in enumerate(self.names):
-            self.ring[:, :, j] = initial[name].reshape(-1, 1)
+        stacked = np.stack([initial[name].reshape(-1) for name in self.names], axis=-1)
+        self.ring = np.empty((self.width, length + 1, len(self.names)))
+        self.ring[:] = stacked[:, None, :]
         self.flat = self.ring.reshape(-1)
-        self.offsets = (np.arange(self.width) * length * len(self.names))
+        self.row_offsets = np.arange(self.width) * (length + 1)
 
     def write(self, index, signals):
-        slot = self.ring[:, index % self.length, :]
+        slot = index % self.length
         for j, name in enumerate(self.names):
-            slot[:, j] = signals[name].reshape(-1)
+            value = signals[name].reshape(-1)
+            self.ring[:, slot, j] = value
+            if slot == 0:
+                self.ring[:, self.length, j] = value
 
     def read(self, position):
-        """Every signal at fractional step *position* (array of shape (B, N)).
-
-        Returns a dict name -> (B, N) array.
-        """
+        """Every signal at fractional step *position*, a dict of (B, N) arrays."""
         position = np.broadcast_to(position, self.shape).reshape(-1)
         base = np.floor(position)
         frac = position - base
         n = len(self.names)
-        lo = base.astype(np.int64) % self.length
-        hi = lo + 1
-        hi[hi == self.length] = 0
-        lo_index = self.offsets + lo * n
-        hi_index = self.offsets + hi * n
+        low_index = (self.row_offsets + base.astype(np.int64) % self.length) * n
         out = {}
         for j, name in enumerate(self.names):
-            low_value = self.flat[lo_index + j]
-            out[name] = (low_value + frac * (self.flat[hi_index + j] - low_value)).reshape(
-                self.shape)
+            low = self.flat.take(low_index + j)
+            high = self.flat.take(low_index + (n + j))
+            out[name] = (low + frac * (high - low)).reshape(self.shape)
         return out
 
 
