@@ -2,6 +2,9 @@
 """Figures of :mod:`ctlcc.sim.fluid`: Reno against Hollot's linearisation,
 ST-PD's fluid against its z-domain loop, Primo's limit cycle."""
 
+import csv
+from pathlib import Path
+
 import numpy as np
 
 from ..analysis.stpd import stpd_loop
@@ -202,21 +205,21 @@ def plot_primo_limit_cycle(duration=60.0, dt=2e-3, axes=None):
 def report_items():
     """Figures and the Hollot table for ``ctlcc report``."""
     lin = fluid.reno_linearisation(**HOLLOT_EXAMPLE)
+    quoted = _hollot_quoted()
+    symbols = {"round_trip": "R0 = q0/C + Tp", "window": "W0 = R0 C / N",
+               "probability": "p0 = 2 / W0^2", "window_pole": "2N / (R0^2 C)",
+               "queue_pole": "1 / R0"}
     yield ReportTable(
         "hollot2001_operating_point",
         "Hollot et al. (INFOCOM 2001) example, N = 60, C = 3750 packets/s, Tp = 0.2 s, "
         "q0 = 175 packets: operating point and plant poles from "
-        "ctlcc.sim.fluid.reno_linearisation vs the values quoted in issue #6 from the "
-        "paper (the paper itself is not among ../shared/seeds); tests/sim/test_fluid_reno.py "
-        "also derives them with sympy from the simulated right-hand side.",
+        "ctlcc.sim.fluid.reno_linearisation vs the values of "
+        "data/hollot2001_operating_point.csv (as quoted in issue #6; the paper is not "
+        "among ../shared/seeds). tests/sim/test_fluid_reno.py also derives them with "
+        "sympy from the right-hand side the simulator integrates.",
         ("quantity", "unit", "ctlcc", "quoted", "source"),
-        (
-            ("R0 = q0/C + Tp", "s", float(lin.round_trip), 0.2467, "Hollot et al. 2001"),
-            ("W0 = R0 C / N", "packets", float(lin.window), 15.42, "Hollot et al. 2001"),
-            ("p0 = 2 / W0^2", "1", float(lin.probability), 0.00841, "Hollot et al. 2001"),
-            ("2N / (R0^2 C)", "rad/s", float(lin.window_pole), 0.526, "Hollot et al. 2001"),
-            ("1 / R0", "rad/s", float(lin.queue_pole), 4.05, "Hollot et al. 2001"),
-        ),
+        tuple((symbols[row["quantity"]], row["unit"], float(getattr(lin, row["quantity"])),
+               float(row["value"]), "Hollot et al. 2001") for row in quoted),
     )
 
     figure, axes = new_figure(2, 1, figsize=(7.0, 6.5), sharex=True)
@@ -272,3 +275,10 @@ def report_items():
         "[TH_rel, TH_mod] FTT_ref without emptying the queue.",
         figure,
     )
+
+
+def _hollot_quoted():
+    """Rows of data/hollot2001_operating_point.csv (dicts)."""
+    path = Path(__file__).resolve().parents[2] / "data" / "hollot2001_operating_point.csv"
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle))

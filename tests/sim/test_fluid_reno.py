@@ -16,7 +16,9 @@ Independent routes used here:
   Jacobian and integrated here, against the nonlinear simulator.
 """
 
+import csv
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,20 +29,24 @@ from ctlcc.sim import fluid
 HOLLOT = dict(n_flows=60, capacity=3750.0, propagation_delay=0.2, queue=175.0)
 
 
-@pytest.mark.parametrize(
-    "quantity, expected, tolerance, source",
-    [
-        ("round_trip", 0.2467, 5e-5, "Hollot et al. 2001, example: R0 = q0/C + Tp [s]"),
-        ("window", 15.42, 5e-3, "Hollot et al. 2001, example: W0 = R0 C / N [packets]"),
-        ("probability", 0.00841, 5e-6, "Hollot et al. 2001, example: p0 = 2/W0^2"),
-        ("window_pole", 0.526, 5e-4, "Hollot et al. 2001, P(s): 2N/(R0^2 C) [rad/s]"),
-        ("queue_pole", 4.05, 5e-3, "Hollot et al. 2001, P(s): 1/R0 [rad/s]"),
-    ],
-)
+def _quoted_values():
+    """Rows of data/hollot2001_operating_point.csv as (quantity, value, tolerance, source)."""
+    path = Path(__file__).resolve().parents[2] / "data" / "hollot2001_operating_point.csv"
+    with path.open(newline="") as handle:
+        return [(row["quantity"], float(row["value"]), float(row["tolerance"]),
+                 f"{row['source']}, {row['page_or_equation']}") for row in csv.DictReader(handle)]
+
+
+@pytest.mark.parametrize("quantity, expected, tolerance, source", _quoted_values())
 def test_hollot_example_golden_numbers(quantity, expected, tolerance, source):
-    # Tolerance: half a unit of the last digit quoted.
+    # Tolerance: half a unit of the last digit quoted (CSV column).
     lin = fluid.reno_linearisation(**HOLLOT)
     assert getattr(lin, quantity) == pytest.approx(expected, abs=tolerance), source
+
+
+def test_quoted_table_is_complete():
+    assert {row[0] for row in _quoted_values()} == {
+        "round_trip", "window", "probability", "window_pole", "queue_pole"}
 
 
 def _symbolic_model():
