@@ -865,8 +865,8 @@ class _RenoState:
         delayed = history.read(k - round_trip / self.dt)
         delayed_rate, delayed_p = delayed["rate"], delayed["probability"]
         slope = reno_window_derivative(self.window, round_trip, delayed_rate, delayed_p)
-        self.window = np.clip(self.window + self.dt * slope, self.law.min_window,
-                              self.law.max_window)
+        self.window = np.minimum(np.maximum(self.window + self.dt * slope, self.law.min_window),
+                                 self.law.max_window)
         return self.window / round_trip
 
 
@@ -968,7 +968,9 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
         p_link = overflow_p if marking is None else 1 - (1 - marking) * (1 - overflow_p)
         y = arrivals(rate)
         busy = (queue > 0) | (y > capacity)
-        sigma = np.where(busy, capacity / np.where(y > 0, y, 1.0), 1.0)
+        sigma = np.divide(capacity, y, out=np.ones_like(y), where=busy)
+        if single:
+            return p_link, rate * sigma
         return 1 - path_product(1 - p_link), rate * path_product(sigma)
 
     round_trip = net.propagation_delay + path(queue * inv_capacity)
@@ -983,12 +985,14 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
     sum_reception = np.zeros_like(rate)
     dropped = np.zeros_like(queue)
     history = None
+    needs_delay = "queueing_delay" in state.signals
     for k in range(steps):
         time = k * dt
         round_trip = net.propagation_delay + path(queue * inv_capacity)
         probability, reception = link_signals(time, queue, rate)
-        signals = {"rate": rate, "probability": probability, "reception_rate": reception,
-                   "queueing_delay": round_trip - net.propagation_delay}
+        signals = {"rate": rate, "probability": probability, "reception_rate": reception}
+        if needs_delay:
+            signals["queueing_delay"] = round_trip - net.propagation_delay
         if hasattr(state, "extra_signals"):
             signals.update(state.extra_signals(round_trip, reception))
         if history is None:
@@ -1011,10 +1015,11 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
         raw = queue + dt * (y - capacity)
         excess = np.maximum(raw - buffer, 0.0)
         dropped += excess
-        overflow_p = np.where(excess > 0, excess / np.where(y > 0, dt * y, 1.0), 0.0)
+        # excess > 0 implies y > C > 0, so the division is safe where it is done
+        overflow_p = np.divide(excess, dt * y, out=np.zeros_like(excess), where=excess > 0)
         if red_gain is not None:
             average = average + dt * red_gain * (queue - average)
-        queue = np.clip(raw, 0.0, buffer)
+        queue = np.minimum(np.maximum(raw, 0.0), buffer)
     time = np.arange(n_records) * record_every * dt
     return FluidRun(time=time, mean_queue=sum_queue / steps, mean_rate=sum_rate / steps,
                     mean_reception_rate=sum_reception / steps,
