@@ -139,8 +139,8 @@ def plot_stpd_fluid_vs_z(kp=0.033, kd=0.368, m=3, slots=150, ax=None):
     net = fluid.network(capacity, 1e7, m * slot)
     law = fluid.Stpd(kp, kd, reference=reference, delay=m * slot, initial_rate=capacity)
     n = np.arange(slots + 1)
-    coarse = fluid.simulate(net, law, (slots + 1) * slot, slot, initial_queue=reference + 1)
-    fine = fluid.simulate(net, law, (slots + 1) * slot, slot / 20, initial_queue=reference + 1,
+    coarse = fluid.simulate(net, law, slots * slot, slot, initial_queue=reference + 1)
+    fine = fluid.simulate(net, law, slots * slot, slot / 20, initial_queue=reference + 1,
                           record_every=20)
     loop = stpd_loop(kp, kd, m)
     poles = loop.poles()

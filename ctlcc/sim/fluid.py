@@ -720,8 +720,9 @@ def simulate(net, law, duration, dt, aqm=DropTail(), initial_queue=0.0, record_e
         q(0) in [0, buffer], broadcastable to (B, L); the history before
         t = 0 is the initial state held constant. [packets]
     record_every : int, optional
-        Keep one sample every this many steps (the first step is always
-        kept). [steps]
+        Keep the state at every multiple of this many steps, from t = 0 to
+        the end (the state at ``duration`` is kept when ``duration / dt``
+        is a multiple of it). [steps]
 
     Returns
     -------
@@ -968,14 +969,16 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
         p_link = overflow_p if marking is None else 1 - (1 - marking) * (1 - overflow_p)
         y = arrivals(rate)
         busy = (queue > 0) | (y > capacity)
-        sigma = np.divide(capacity, y, out=np.ones_like(y), where=busy)
+        # a busy queue serves the arriving flows in proportion; with nothing
+        # arriving the share is moot and the flows' reception rate x * sigma is 0
+        sigma = np.divide(capacity, y, out=np.ones_like(y), where=busy & (y > 0))
         if single:
             return p_link, rate * sigma
         return 1 - path_product(1 - p_link), rate * path_product(sigma)
 
     round_trip = net.propagation_delay + path(queue * inv_capacity)
     rate = state.rate(round_trip)
-    n_records = (steps - 1) // record_every + 1
+    n_records = steps // record_every + 1
     records = {name: np.empty((n_records,) + shape) for name, shape in (
         ("queue", queue.shape), ("rate", rate.shape), ("window", rate.shape),
         ("round_trip", rate.shape), ("probability", rate.shape),
@@ -986,7 +989,7 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
     dropped = np.zeros_like(queue)
     history = None
     needs_delay = "queueing_delay" in state.signals
-    for k in range(steps):
+    for k in range(steps + 1):
         time = k * dt
         round_trip = net.propagation_delay + path(queue * inv_capacity)
         probability, reception = link_signals(time, queue, rate)
@@ -1007,6 +1010,8 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
             records["round_trip"][row] = round_trip
             records["probability"][row] = probability
             records["reception_rate"][row] = reception
+        if k == steps:
+            break
         sum_queue += queue
         sum_rate += rate
         sum_reception += reception

@@ -31,7 +31,7 @@ def _fluid_deviation(kp, kd, m, slots, substeps=1, start=1.0):  # noqa: PLR0913
     law = fluid.Stpd(kp, kd, reference=REFERENCE, delay=m * SLOT, initial_rate=CAPACITY)
     run = fluid.simulate(net, law, duration=slots * SLOT, dt=SLOT / substeps,
                          initial_queue=REFERENCE + start, record_every=substeps)
-    return run.queue[:, 0, 0] - REFERENCE
+    return run.queue[:slots, 0, 0] - REFERENCE
 
 
 def _per_slot_transcription(kp, kd, m, slots, start=1.0):
