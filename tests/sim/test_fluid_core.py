@@ -120,21 +120,25 @@ def test_parking_lot_fixed_marking_equilibrium():
     assert np.all(run.queue[-1] == 0)
 
 
-def test_red_map_sets_the_equilibrium_queue():
+@pytest.mark.parametrize("averaging", [None, 5.0])
+def test_red_map_sets_the_equilibrium_queue(averaging):
     # RED ramp from 0 to 500 packets through Hollot's operating point
-    # (p(175) = p0): the loop can only rest at q = 175.  Whether it gets
-    # there is decided by Hollot's linear loop L(s) = (p0 / 175) P(s),
-    # evaluated here on a frequency grid: unit-gain crossover near 1.22 rad/s
-    # with ~79 degrees of phase margin, so the equilibrium is locally stable.
-    # Tolerance 1e-3 packet: the slowest closed-loop mode decays well below
-    # that within the 60 s run (observed residual < 1e-6).
+    # (p(175) = p0): the loop can only rest at q = 175 (averaging does not
+    # move the rest point).  Whether it gets there is decided by Hollot's
+    # linear loop L(s) = (p0 / 175) K/(s + K) P(s), evaluated here on a
+    # frequency grid: unit-gain crossover near 1.22 rad/s with ~79 degrees of
+    # phase margin without averaging, ~65 with K = 5 rad/s, so the rest
+    # point is locally stable.  Tolerance 1e-3 packet: the slowest
+    # closed-loop mode decays well below that within the 60 s run.
     lin = fluid.reno_linearisation(60, 3750.0, 0.2, 175.0)
     omega = np.linspace(0.01, 20.0, 20001)
     loop = lin.probability / 175.0 * lin.frequency_response(omega)
+    if averaging is not None:
+        loop = loop * averaging / (1j * omega + averaging)
     crossing = np.argmin(np.abs(np.abs(loop) - 1))
     margin = 180 + np.degrees(np.unwrap(np.angle(loop)))[crossing]
-    assert margin > 60
-    red = fluid.Red(0.0, 500.0, lin.probability * 500.0 / 175.0)
+    assert margin > 45
+    red = fluid.Red(0.0, 500.0, lin.probability * 500.0 / 175.0, averaging=averaging)
     net = fluid.network(3750.0, 800.0, 0.2, n_flows=60)
     run = fluid.simulate(net, fluid.Reno(), 60.0, 4e-3, aqm=red, record_every=250)
     assert run.queue[-1, 0, 0] == pytest.approx(175.0, abs=1e-3)
