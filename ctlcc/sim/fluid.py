@@ -15,12 +15,25 @@ one call integrates ``B`` independent parameter sets at once::
     reception rate     r_i(t) = x_i(t) prod_l sigma_l(t)             [packets/s]
 
 where ``x_i`` is a flow's sending rate, ``sigma_l = C_l / y_l`` while the
-queue is busy (or overflowing) and 1 otherwise (fluid FIFO service in
-proportion to the arrivals), and ``p_l`` is the link's drop/mark
-probability (:class:`DropTail`, :class:`Red` or :class:`FixedMarking`).
-As in Misra, Gong and Towsley's network model, every link on a path sees
-the sender's rate (no thinning by upstream drops, no propagation between
-links) and all feedback reaches the sender one round trip ``R_i(t)`` late.
+queue is busy (or overflowing) and something arrives, 1 otherwise (fluid
+FIFO service in proportion to the current arrivals), and ``p_l`` is the
+link's drop/mark probability (:class:`DropTail`, :class:`Red` or
+:class:`FixedMarking`).  As in Misra, Gong and Towsley's network model,
+every link on a path sees the sender's rate (no thinning by upstream drops
+or marks, no propagation between links: valid for p << 1 or ECN marking)
+and all feedback reaches the sender one round trip ``R_i(t)`` late.
+
+Entry points
+------------
+* :func:`network` builds a (batched) :class:`FluidNetwork`;
+* a law: :class:`Reno`, :class:`Stpd` or :class:`Primo`;
+* an AQM: :class:`DropTail` (default), :class:`Red`, :class:`FixedMarking`;
+* :func:`simulate` integrates them and returns a :class:`FluidRun`
+  (trajectories with shape (samples, batch, links or classes), time
+  averages, drops);
+* :func:`reno_linearisation` (operating point and Hollot's P(s), a
+  :class:`RenoLinearisation`) and :func:`reno_window_derivative` (the
+  right-hand side the simulator integrates, also usable with sympy).
 
 A sender is a *law* (:class:`Reno`, :class:`Stpd`, :class:`Primo`); the
 ST-PD and Primo laws call :mod:`ctlcc.laws.stpd` and
@@ -42,8 +55,9 @@ step 2 is the one the queue sees in step 3, so a law with feedback delay
 *is* the thesis's per-slot loop (4.1), (4.6).  The ring holds only
 ``ceil(max delay / dt) + 3`` steps; the largest delay is bounded by
 ``Tp_i + sum_l B_l / C_l`` (plus a law's own look-back), so every buffer
-must be finite.  Memory is ``O(history * B * N)`` plus the recorded
-samples (``record_every``).
+must be finite.  The ring is shared by the batch, so its length is that of
+the batch member with the longest delay; memory is ``O(history * B * N)``
+plus the recorded samples (``record_every``).
 
 Reno follows Hollot, Misra, Towsley and Gong's form of the MGT model::
 

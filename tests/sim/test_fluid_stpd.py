@@ -25,7 +25,7 @@ REFERENCE = 1000.0        # packets, see module docstring
 THESIS_GAINS = (0.033, 0.368)  # kp, kd that reproduce the printed poles (tests/analysis)
 
 
-def _fluid_deviation(kp, kd, m, slots, substeps=1, start=1.0):  # noqa: PLR0913
+def _fluid_deviation(kp, kd, m, slots, substeps=1, start=1.0):
     """Queue minus reference, one sample per slot, fixed delay m slots."""
     net = fluid.network(CAPACITY, 1e7, m * SLOT)
     law = fluid.Stpd(kp, kd, reference=REFERENCE, delay=m * SLOT, initial_rate=CAPACITY)
