@@ -812,8 +812,10 @@ def _per_class(name, value, net):
 
 
 def _fair_share(net):
-    """Max-min-free shortcut: each link's capacity over the flows crossing it,
-    the smallest along the path. [packets/s], shape (B, N)"""
+    """Equal split of each link among the flows crossing it, smallest on the path.
+
+    The default initial rate of ST-PD and Primo. [packets/s], shape (B, N)
+    """
     per_link = net.capacity / (net.n_flows @ net.routes.T.astype(float))
     return np.where(net.routes[None], per_link[:, :, None], np.inf).min(axis=1)
 
