@@ -292,6 +292,9 @@ class Red:
     uses the instantaneous queue.  Overflow drops (as :class:`DropTail`)
     add to the marks.
 
+    Every parameter is a scalar or broadcasts to (batch, links); with one
+    link a 1-D array runs along the batch.
+
     Attributes
     ----------
     min_threshold, max_threshold : float or array_like
@@ -328,8 +331,10 @@ class Red:
         >>> Red(100, 300, 0.1).probability(np.array([50.0, 200.0, 400.0])).tolist()
         [0.0, 0.05, 1.0]
         """
-        low, high = np.asarray(self.min_threshold), np.asarray(self.max_threshold)
-        pmax = np.asarray(self.max_probability)
+        return self._map(queue, np.asarray(self.min_threshold), np.asarray(self.max_threshold),
+                         np.asarray(self.max_probability))
+
+    def _map(self, queue, low, high, pmax):
         ramp = pmax * np.clip((queue - low) / (high - low), 0.0, None)
         if self.gentle:
             above = pmax + (1 - pmax) * (queue - high) / high
@@ -337,7 +342,11 @@ class Red:
         return np.where(queue < high, ramp, 1.0)
 
     def _marking(self, queue, average, time):
-        return self.probability(queue if self.averaging is None else average)
+        shape = queue.shape
+        return self._map(queue if self.averaging is None else average,
+                         _link_shaped("min_threshold", self.min_threshold, shape),
+                         _link_shaped("max_threshold", self.max_threshold, shape),
+                         _link_shaped("max_probability", self.max_probability, shape))
 
 
 @dataclass(frozen=True)
@@ -347,8 +356,9 @@ class FixedMarking:
     Attributes
     ----------
     probability : float, array_like or callable
-        p in [0, 1], broadcastable to (B, L); or a function of time [s]
-        returning such a value (e.g. a step, for small-signal tests).
+        p in [0, 1], broadcastable to (B, L) (with one link, a 1-D array
+        runs along the batch); or a function of time [s] returning such a
+        value (e.g. a step, for small-signal tests).
     """
 
     probability: object
@@ -361,7 +371,7 @@ class FixedMarking:
         value = self.probability(time) if callable(self.probability) else self.probability
         if callable(self.probability):
             check_interval("probability", value, 0.0, 1.0, closed="both")
-        return np.broadcast_to(np.asarray(value, dtype=float), queue.shape)
+        return _link_shaped("probability", value, queue.shape)
 
 
 # --------------------------------------------------------------------------- laws
@@ -797,6 +807,18 @@ def _batched(name, value, width):
         f"{name} must have shape (), ({width},) or (batch, {width}), got {arr.shape}")
 
 
+def _link_shaped(name, value, shape):
+    """Broadcast a per-link AQM parameter to (B, L); 1-D is the batch if L = 1."""
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 1 and shape[1] == 1 and arr.shape[0] == shape[0]:
+        arr = arr[:, None]
+    try:
+        return np.broadcast_to(arr, shape)
+    except ValueError as err:
+        raise ParameterError(
+            f"{name} must broadcast to (batch, links) = {shape}, got shape {arr.shape}") from err
+
+
 def _per_class(name, value, net):
     """Broadcast a law parameter to (B, N)."""
     arr = np.asarray(value, dtype=float)
@@ -964,7 +986,7 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
     overflow_p = np.zeros_like(queue)
     red_gain = None
     if isinstance(aqm, Red) and aqm.averaging is not None:
-        red_gain = np.broadcast_to(np.asarray(aqm.averaging, dtype=float), queue.shape)
+        red_gain = _link_shaped("averaging", aqm.averaging, queue.shape)
 
     def path(link_values):  # (B, L) -> sum over each class's path (B, N)
         return link_values if single else link_values @ routes_f

@@ -184,3 +184,25 @@ def test_draining_queue_with_silent_senders_is_finite():
     assert run.reception_rate[0, 0, 0] == 0.0
     for name in ("queue", "rate", "reception_rate", "round_trip"):
         assert np.all(np.isfinite(getattr(run, name))), name
+
+
+def test_batched_aqm_parameters_follow_the_batch():
+    # A 1-D array of AQM parameters on a single link runs along the batch:
+    # each member must equal its own separate run (rounding, 1e-12).
+    pmax = np.array([0.05, 0.1])
+    marking = np.array([0.01, 0.02])
+    net = fluid.network(np.array([1000.0, 1000.0]), 200.0, 0.1, n_flows=5)
+    for make in (lambda v: fluid.Red(20.0, 150.0, v), fluid.FixedMarking):
+        values = pmax if make is not fluid.FixedMarking else marking
+        batch = fluid.simulate(net, fluid.Reno(), 5.0, 1e-3, aqm=make(values), record_every=100)
+        for b in range(2):
+            alone = fluid.simulate(fluid.network(1000.0, 200.0, 0.1, n_flows=5), fluid.Reno(),
+                                   5.0, 1e-3, aqm=make(float(values[b])), record_every=100)
+            np.testing.assert_allclose(batch.queue[:, b], alone.queue[:, 0], rtol=1e-12,
+                                       atol=1e-12)
+
+
+def test_aqm_parameter_of_the_wrong_shape_is_refused():
+    net = fluid.network(np.array([1000.0, 1000.0]), 200.0, 0.1)
+    with pytest.raises(ParameterError, match=r"probability must broadcast to \(batch, links\)"):
+        fluid.simulate(net, fluid.Reno(), 1.0, 1e-2, aqm=fluid.FixedMarking([0.1, 0.2, 0.3]))
