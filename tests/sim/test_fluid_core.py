@@ -206,3 +206,31 @@ def test_aqm_parameter_of_the_wrong_shape_is_refused():
     net = fluid.network(np.array([1000.0, 1000.0]), 200.0, 0.1)
     with pytest.raises(ParameterError, match=r"probability must broadcast to \(batch, links\)"):
         fluid.simulate(net, fluid.Reno(), 1.0, 1e-2, aqm=fluid.FixedMarking([0.1, 0.2, 0.3]))
+
+
+@pytest.mark.parametrize(
+    "law, module, names",
+    [
+        (fluid.Stpd(0.033, 0.368), "ctlcc.laws.stpd", ("pd_update", "buffer_estimate",
+                                                      "control_error")),
+        (fluid.Primo(), "ctlcc.laws.primo", ("regime_factor", "regime_update")),
+    ],
+)
+def test_fluid_laws_call_ctlcc_laws(monkeypatch, law, module, names):
+    # One law, two uses (ARCHITECTURE.md): the fluid senders must go through
+    # the functions of ctlcc.laws, once per step each.
+    import importlib
+
+    target = importlib.import_module(module)
+    calls = dict.fromkeys(names, 0)
+    for name in names:
+        original = getattr(target, name)
+
+        def counted(*args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(target, name, counted)
+    steps = 50
+    fluid.simulate(fluid.network(1000.0, 100.0, 0.02), law, steps * 1e-3, 1e-3)
+    assert all(count >= steps for count in calls.values()), calls
