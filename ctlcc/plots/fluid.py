@@ -196,9 +196,11 @@ def plot_primo_limit_cycle(duration=60.0, dt=2e-3, axes=None):
         value = getattr(params, name)
         ax_ftt.axhline(value, ls=style, lw=0.8, color="k", label=f"{name} = {value:g}")
     ax_ftt.set_ylabel("ΔFTT / FTT_ref [1]")
+    ax_ftt.set_ylim(0.0, 0.75)
+    ax_rate.legend(fontsize="small", loc="center right")
+    ax_ftt.legend(fontsize="small", loc="upper left", ncol=2)
     for ax in axes:
         ax.set_xlabel("time t [s]")
-        ax.legend(fontsize="small", loc="upper left")
     return axes
 
 
@@ -271,8 +273,9 @@ def report_items():
     yield ReportFigure(
         "primo_fluid_limit_cycle",
         "Primo's rate and queueing delay in the fluid model: after the start-up the rate "
-        "stays in [F_str C, F_rel C] and the queueing delay cycles around the hold band "
-        "[TH_rel, TH_mod] FTT_ref without emptying the queue.",
+        "stays in [F_str C, F_rel C] and the queueing delay crosses the hold band "
+        "[TH_rel, TH_mod] FTT_ref both ways every cycle, overshooting into the strong "
+        "regime (the feedback is a round trip plus D late), without emptying the queue.",
         figure,
     )
 
