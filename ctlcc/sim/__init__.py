@@ -1,4 +1,6 @@
 # ctlcc.sim - fluid model and packet-level discrete-event mini-simulator
 """Simulators that act as independent witnesses of the analytic claims."""
 
-__all__ = []
+from . import fluid
+
+__all__ = ["fluid"]
