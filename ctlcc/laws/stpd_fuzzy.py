@@ -50,7 +50,7 @@ were lost in the OCR, so the shapes are a documented, parameterised default
   Default peaks 3, 9, 31, 94, 300 packets: 3 is the link of the §4.3.3
   numerical example (16 ms at 1.5 Mb/s, 1000-byte packets: m = 3); 9, 31
   and 94 are the BDPs of the simulation scenarios of §3.5.1 (Fig. 3.7),
-  §4.4 (Fig. 4.7) and §4.5 (GEO satellite, Fig. 4.18), so each scenario
+  §4.4.1 (Fig. 4.7) and §4.4 (GEO satellite, Fig. 4.18), so each scenario
   fires exactly one rule (S, M and L respectively); 300 continues the
   roughly x3.2 spacing.
 * outputs: five terms per gain described by their maxima (all CoM needs),
@@ -97,6 +97,7 @@ gains are held at their ES/EL values.
 """
 
 import json
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -131,7 +132,8 @@ INVERSE_RULES = MappingProxyType(dict(zip(TERMS, reversed(TERMS))))
 DIRECT_RULES = MappingProxyType(dict(zip(TERMS, TERMS)))
 #: The thesis's assignment as read here: inverse -> kp, direct -> kd.
 THESIS_RULES = MappingProxyType({"kp": INVERSE_RULES, "kd": DIRECT_RULES})
-#: BDPs of the thesis's simulation scenarios (§3.5.1, §4.4, §4.5). [packets]
+#: BDPs of the thesis's simulation scenarios (§3.5.1, §4.4.1, §4.4 GEO);
+#: ``data/thesis_stpd_scenarios.csv``. [packets]
 SCENARIO_BDPS = (9.0, 31.0, 94.0)
 #: BDP of the §4.3.3 numerical example link (m = 3). [packets]
 EXAMPLE_BDP = 3.0
@@ -173,7 +175,7 @@ class FuzzyConfig:
     bdp_peaks: tuple = (3.0, 9.0, 31.0, 94.0, 300.0)
     output_universe: dict = field(default_factory=lambda: {"kp": (0.0, 0.066), "kd": (0.0, 0.736)})
     output_maxima: dict = field(default_factory=lambda: {
-        "kp": tuple(0.033 * f for f in _LADDER), "kd": tuple(0.368 * f for f in _LADDER)})
+        "kp": _ladder(0.033), "kd": _ladder(0.368)})
     rules: dict = field(default_factory=lambda: {g: dict(r) for g, r in THESIS_RULES.items()})
     out_of_universe: str = "raise"
     calibration: str = "poles"
@@ -446,11 +448,16 @@ def default_config(calibration="poles", out_of_universe="raise"):
         bdp_universe=(1.0, 1000.0),
         bdp_peaks=(EXAMPLE_BDP,) + SCENARIO_BDPS + (300.0,),
         output_universe={"kp": (0.0, 2 * kp), "kd": (0.0, 2 * kd)},
-        output_maxima={"kp": tuple(kp * f for f in _LADDER), "kd": tuple(kd * f for f in _LADDER)},
+        output_maxima={"kp": _ladder(kp), "kd": _ladder(kd)},
         rules={g: dict(r) for g, r in THESIS_RULES.items()},
         out_of_universe=out_of_universe,
         calibration=calibration,
     )
+
+
+def _ladder(centre):
+    """Equally spaced output maxima centre * (1/3, ..., 5/3), to 12 digits."""
+    return tuple(float(f"{centre * f:.12g}") for f in _LADDER)
 
 
 def _check_pair(name, value):
@@ -571,7 +578,11 @@ def _control_engine_gains(x, config):
     maxima = {gain: np.asarray(config.output_maxima[gain]) for gain in GAINS}
     for i, value in enumerate(x):
         simulation.input["bdp"] = float(value)
-        simulation.compute()
+        with warnings.catch_warnings():
+            # skfuzzy 0.5 calls np.maximum(a, b, out) positionally (NumPy 2
+            # deprecation) while building the centroid output we do not use.
+            warnings.filterwarnings("ignore", category=DeprecationWarning, module="skfuzzy")
+            simulation.compute()
         for gain in GAINS:
             terms = consequents[gain].terms
             activation = np.array([_activation(terms[t].membership_value[simulation]) for t in TERMS])
