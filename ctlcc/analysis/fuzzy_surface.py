@@ -379,7 +379,8 @@ def best_radius(m, model="per_slot"):
 
 
 def tune_breakpoints(supervisor=None, bdp_range=(3.0, 94.0), target=0.9, per="round_trip",
-                     tune="input", n_points=16, model="per_slot", maxiter=400, penalty=10.0):
+                     tune="input", n_points=16, model="per_slot", maxiter=400, penalty=10.0,
+                     restarts=1):
     """Fit the membership breakpoints to a settling target on the diagonal.
 
     Target: over ``n_points`` log-spaced BDPs in *bdp_range*, each on its
@@ -414,9 +415,12 @@ def tune_breakpoints(supervisor=None, bdp_range=(3.0, 94.0), target=0.9, per="ro
     model : str, optional
         ST-PD loop model.
     maxiter : int, optional
-        Nelder-Mead iterations.
+        Nelder-Mead iterations per run.
     penalty : float, optional
         Weight of the target violation, > 0. [1]
+    restarts : int, optional
+        Nelder-Mead runs, each restarted from the previous best point (a
+        fresh simplex escapes the collapsed one), >= 1.
 
     Returns
     -------
@@ -445,6 +449,7 @@ def tune_breakpoints(supervisor=None, bdp_range=(3.0, 94.0), target=0.9, per="ro
     check_positive("penalty", penalty)
     n_points = check_positive_int("n_points", n_points)
     maxiter = check_positive_int("maxiter", maxiter)
+    restarts = check_positive_int("restarts", restarts)
     low, high = _check_pair_inside("bdp_range", bdp_range, supervisor.config.bdp_universe)
     bdp = np.geomspace(low, high, n_points) if n_points > 1 else np.array([low])
     m = diagonal_m(bdp)
@@ -467,10 +472,14 @@ def tune_breakpoints(supervisor=None, bdp_range=(3.0, 94.0), target=0.9, per="ro
             return 1e6
         return objective_of(contraction(sup)[1])
 
-    result = optimize.minimize(objective, x0, method="Nelder-Mead",
-                               options={"maxiter": maxiter, "xatol": 1e-4, "fatol": 1e-7,
-                                        "adaptive": True})
-    best = result.x if result.fun <= objective(x0) else x0
+    best, best_value, nfev = x0, objective(x0), 1
+    for _ in range(restarts):
+        result = optimize.minimize(objective, best, method="Nelder-Mead",
+                                   options={"maxiter": maxiter, "xatol": 1e-4, "fatol": 1e-7,
+                                            "adaptive": True})
+        nfev += result.nfev
+        if result.fun <= best_value:
+            best, best_value = result.x, result.fun
     after = FuzzySupervisor(_decode(best, config, tune, calibration=f"tuned ({tune})"))
     radius_before, c_before = contraction(supervisor)
     radius_after, c_after = contraction(after)
@@ -480,7 +489,7 @@ def tune_breakpoints(supervisor=None, bdp_range=(3.0, 94.0), target=0.9, per="ro
         contraction_before=c_before, contraction_after=c_after,
         target=float(target), per=per, tune=tune, met=bool(np.all(c_after <= target)),
         objective_before=objective_of(c_before), objective_after=objective_of(c_after),
-        message=str(result.message), nfev=int(result.nfev),
+        message=str(result.message), nfev=int(nfev),
     )
 
 
