@@ -19,6 +19,7 @@ __all__ = ["SECTIONS", "build_report", "ReportIndex"]
 #: (section name, module, heading) in report order.
 SECTIONS = (
     ("stpd", "ctlcc.plots.stpd", "ST-PD TCP: z-domain closed loop (thesis 002, §4.3)"),
+    ("fuzzy", "ctlcc.plots.fuzzy", "ST-PD TCP: fuzzy gain supervisor and where the self-tuned loop is stable (thesis 002, §3.4.3.2)"),
 )
 
 

@@ -30,7 +30,10 @@ The OCR garbles the subscripts of both headings ("The rule base for lç is",
    kp grow with the delay, which is destabilising.
 3. The loop analysis.  :func:`ctlcc.analysis.fuzzy_surface.compare_rule_assignments`
    evaluates the spectral radius along the physically consistent diagonal
-   m = BDP for both assignments; the thesis's assignment is never worse.
+   m = BDP for both assignments: the thesis's assignment is stable wherever
+   the swapped one is, over a longer BDP range, and has the lower radius at
+   the §4.3.3 link (BDP 3) and at the scenarios 9 and 94 (at 31 both fire
+   M -> M and coincide).
 
 The same analysis also shows what the text does not say: in the per-slot
 model of §4.3.2 the stable kd *also* falls with m (about kd < 1.8/m), so the
