@@ -295,9 +295,9 @@ def _tuning_items(default):
     inverse = default.with_config(rules={"kp": dict(INVERSE_RULES), "kd": dict(INVERSE_RULES)})
     runs = {
         "thesis rules": tune_breakpoints(default, bdp_range=(3.0, 31.0), target=0.9,
-                                         tune="output", n_points=7, maxiter=600, restarts=2),
+                                         tune="output", n_points=7, maxiter=500, restarts=2),
         "kd inverse": tune_breakpoints(inverse, bdp_range=(3.0, 31.0), target=0.9,
-                                       tune="output", n_points=7, maxiter=600, restarts=2),
+                                       tune="output", n_points=7, maxiter=500, restarts=2),
     }
     figure, axes = new_figure(1, 3, figsize=(16, 4.6))
     curves = {}
