@@ -10,6 +10,7 @@ formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 from . import analysis, bounds, errors, laws, sim
 from .analysis import SlotScale, StpdLoop, simulate_queue, stpd_loop
 from .errors import CtlccError, ParameterError, UnstableLoopError
+from .laws.stpd import FuzzySupervisor
 
 __version__ = "0.1.0"
 
@@ -26,4 +27,5 @@ __all__ = [
     "StpdLoop",
     "simulate_queue",
     "stpd_loop",
+    "FuzzySupervisor",
 ]

@@ -4,5 +4,7 @@
 from . import plant
 from .plant import SlotScale, simulate_queue
 from .stpd import StpdLoop, stpd_loop
+from .fuzzy_surface import gain_surface, tune_breakpoints
 
-__all__ = ["plant", "SlotScale", "simulate_queue", "StpdLoop", "stpd_loop"]
+__all__ = ["plant", "SlotScale", "simulate_queue", "StpdLoop", "stpd_loop",
+           "gain_surface", "tune_breakpoints"]
