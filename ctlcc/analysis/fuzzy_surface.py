@@ -23,7 +23,7 @@ loop needs kd below about 1.8/m.  :func:`compare_rule_assignments` and
 :func:`tune_breakpoints` quantify this.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import optimize
@@ -192,7 +192,6 @@ class TuningResult:
     objective_after: float
     message: str
     nfev: int
-    extra: dict = field(default_factory=dict)
 
     def settling_round_trips(self, which="after", tolerance=0.02):
         """Settling time of the slowest mode in round trips.
@@ -559,12 +558,6 @@ def _decode(x, config, tune, calibration=None):
         changes["output_universe"] = universe
     if calibration is not None:
         changes["calibration"] = calibration
-    return _replace(config, **changes)
-
-
-def _replace(config, **changes):
-    from dataclasses import replace
-
     return replace(config, **changes)
 
 

@@ -13,6 +13,7 @@ from matplotlib.colors import TwoSlopeNorm
 from ..analysis.fuzzy_surface import compare_rule_assignments, gain_surface, tune_breakpoints
 from ..laws.stpd_fuzzy import (
     CALIBRATIONS,
+    DIRECT_RULES,
     EXAMPLE_BDP,
     INVERSE_RULES,
     SCENARIO_BDPS,
@@ -20,7 +21,6 @@ from ..laws.stpd_fuzzy import (
     FuzzySupervisor,
     default_config,
 )
-from ..laws.stpd_fuzzy import _input_shapes, _output_shapes, _evaluate_shape
 from . import ReportFigure, ReportTable, get_axes, new_figure
 
 __all__ = [
@@ -54,8 +54,8 @@ def plot_input_memberships(supervisor=None, ax=None, scenarios=True):
     ax = get_axes(ax)
     low, high = supervisor.config.bdp_universe
     x = np.union1d(np.geomspace(low, high, 400), supervisor.config.bdp_peaks)
-    for term, shape in zip(TERMS, _input_shapes(supervisor.config)):
-        ax.plot(x, _evaluate_shape(x, shape), color=_TERM_COLOURS[term], label=term)
+    for term, mu in zip(TERMS, supervisor.memberships(x)):
+        ax.plot(x, mu, color=_TERM_COLOURS[term], label=term)
     if scenarios:
         for i, bdp in enumerate((EXAMPLE_BDP,) + SCENARIO_BDPS):
             ax.axvline(bdp, color="0.5", ls=":", lw=0.9,
@@ -87,8 +87,8 @@ def plot_output_memberships(supervisor=None, gain="kp", ax=None):
     low, high = config.output_universe[gain]
     maxima = config.output_maxima[gain]
     y = np.union1d(np.linspace(low, high, 400), maxima)
-    for term, shape, peak in zip(TERMS, _output_shapes(maxima, (low, high)), maxima):
-        ax.plot(y, _evaluate_shape(y, shape), color=_TERM_COLOURS[term], label=f"{term} ({peak:.3g})")
+    for term, mu, peak in zip(TERMS, supervisor.output_memberships(gain, y), maxima):
+        ax.plot(y, mu, color=_TERM_COLOURS[term], label=f"{term} ({peak:.3g})")
         ax.plot([peak], [1.0], marker="v", color=_TERM_COLOURS[term])
     ax.set_xlabel(f"{gain} [1]")
     ax.set_ylabel("membership μ [1]")
@@ -135,8 +135,9 @@ def plot_gain_schedules(supervisors, ax=None, bdp=None):
         axis.set_ylabel(f"{name} [1]")
         axis.grid(alpha=0.3)
         axis.legend(fontsize="small")
-    ax_kp.set_title("kp: inverse rule base (ES→EL … EL→ES)", fontsize="medium")
-    ax_kd.set_title("kd: direct rule base (ES→ES … EL→EL)", fontsize="medium")
+    first = next(iter(supervisors.values())).config.rules
+    ax_kp.set_title(f"kp: {_describe_rules(first['kp'])}", fontsize="medium")
+    ax_kd.set_title(f"kd: {_describe_rules(first['kd'])}", fontsize="medium")
     return ax_kp, ax_kd
 
 
@@ -343,3 +344,11 @@ def _scenario_table(default, printed):
         ("calibration", "BDP [packets]", "kp [1]", "kd [1]", "rho at m=3 [1]", "rho at m=BDP [1]"),
         tuple(rows),
     )
+
+
+def _describe_rules(rules):
+    if dict(rules) == dict(INVERSE_RULES):
+        return "inverse rule base (ES→EL … EL→ES)"
+    if dict(rules) == dict(DIRECT_RULES):
+        return "direct rule base (ES→ES … EL→EL)"
+    return "custom rule base"

@@ -317,3 +317,15 @@ def test_reexport_without_circular_import():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
+
+
+def test_output_memberships_peak_at_maxima():
+    sup = FuzzySupervisor(DISTINCT)
+    for gain in ("kp", "kd"):
+        maxima = np.array(DISTINCT.output_maxima[gain])
+        mu = sup.output_memberships(gain, maxima)
+        np.testing.assert_array_equal(mu, np.eye(5))
+    with pytest.raises(ParameterError, match=r"kp values must be in \[0, 1\]"):
+        sup.output_memberships("kp", [1.5])
+    with pytest.raises(ParameterError, match=r"gain must be one of 'kp', 'kd'"):
+        sup.output_memberships("ki", [0.1])
