@@ -19,7 +19,7 @@ What the surfaces show (per-slot model, default supervisor): the thesis's
 rule assignment (kp inverse, kd direct) keeps the loop stable on the
 diagonal only for small BDPs; its scenarios (BDP 9, 31, 94) are unstable
 with any gains averaging to the §4.3.3 values, because a stable per-slot
-loop needs kd below about 1.8/m.  :func:`compare_rule_assignments` and
+loop needs kd below about 1.6/m.  :func:`compare_rule_assignments` and
 :func:`tune_breakpoints` quantify this.
 """
 

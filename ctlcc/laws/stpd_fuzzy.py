@@ -36,7 +36,7 @@ The OCR garbles the subscripts of both headings ("The rule base for lç is",
    M -> M and coincide).
 
 The same analysis also shows what the text does not say: in the per-slot
-model of §4.3.2 the stable kd *also* falls with m (about kd < 1.8/m), so the
+model of §4.3.2 the stable kd *also* falls with m (about kd < 1.6/m), so the
 direct kd rule base is stabilising only through the ratio kd/kp; see the
 module :mod:`ctlcc.analysis.fuzzy_surface` and ``README.md`` ("Findings").
 

@@ -178,3 +178,17 @@ def test_diagonal_m():
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
         call()
+
+
+def test_control_reasoning_behind_the_rule_assignment():
+    # The reasons given in ctlcc.laws.stpd_fuzzy: as the delay m grows, the
+    # best-damped gains both fall (kd roughly like 1/m, kp faster), and their
+    # ratio kd/kp grows. Checked on the per-slot loop's optimum per m.
+    m = np.array([2, 3, 5, 9])
+    radius, kp, kd = best_radius(m)
+    assert np.all(np.diff(kp) < 0) and np.all(np.diff(kd) < 0)
+    assert np.all(np.diff(kd / kp) > 0)
+    assert np.all(np.diff(kp * m) < 0)          # kp falls faster than 1/m
+    assert np.ptp(kd * m) < 0.5 * np.mean(kd * m)  # kd roughly like 1/m
+    for r, a, b, mi in zip(radius, kp, kd, m):
+        assert r == pytest.approx(stpd_loop(a, b, int(mi)).spectral_radius(), rel=1e-9)
