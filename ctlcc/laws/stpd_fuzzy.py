@@ -37,8 +37,10 @@ The OCR garbles the subscripts of both headings ("The rule base for lç is",
 
 The same analysis also shows what the text does not say: in the per-slot
 model of §4.3.2 the stable kd *also* falls with m (about kd < 1.6/m), so the
-direct kd rule base is stabilising only through the ratio kd/kp; see the
-module :mod:`ctlcc.analysis.fuzzy_surface` and ``README.md`` ("Findings").
+direct kd rule base helps only by raising kd/kp and in absolute terms works
+against stability; gains averaging to the §4.3.3 values cannot be stable at
+the scenarios' m = BDP.  See :mod:`ctlcc.analysis.fuzzy_surface` and
+``README.md`` ("Findings").
 
 Membership functions
 --------------------
