@@ -59,12 +59,12 @@ def plot_input_memberships(supervisor=None, ax=None, scenarios=True):
     if scenarios:
         for i, bdp in enumerate((EXAMPLE_BDP,) + SCENARIO_BDPS):
             ax.axvline(bdp, color="0.5", ls=":", lw=0.9,
-                       label="thesis links (3, 9, 31, 94)" if i == 0 else None)
+                       label="thesis links\n(3, 9, 31, 94)" if i == 0 else None)
     ax.set_xscale("log")
     ax.set_xlabel("perceived BDP [packets]")
     ax.set_ylabel("membership μ [1]")
     ax.set_ylim(-0.02, 1.05)
-    ax.legend(fontsize="small", ncol=3, loc="center left")
+    ax.legend(fontsize="x-small", ncol=1, loc="center right")
     return ax
 
 
@@ -92,7 +92,7 @@ def plot_output_memberships(supervisor=None, gain="kp", ax=None):
         ax.plot([peak], [1.0], marker="v", color=_TERM_COLOURS[term])
     ax.set_xlabel(f"{gain} [1]")
     ax.set_ylabel("membership μ [1]")
-    ax.set_ylim(-0.02, 1.12)
+    ax.set_ylim(-0.02, 1.4)
     ax.legend(fontsize="x-small", ncol=3, loc="upper center", title="term (maximum)",
               title_fontsize="x-small")
     return ax
