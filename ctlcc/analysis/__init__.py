@@ -2,6 +2,7 @@
 """The bottleneck plant and the z-domain closed loops built around it."""
 
 from . import plant, stability
+from .fuzzy_surface import gain_surface, tune_breakpoints
 from .plant import SlotScale, simulate_queue
 from .primo import PrimoLoop, PrimoSharedLoop, primo_loop, primo_shared_loop
 from .stability import gain_margin, jury_conditions, max_stable_delay, stability_region
@@ -23,4 +24,6 @@ __all__ = [
     "PrimoSharedLoop",
     "primo_loop",
     "primo_shared_loop",
+    "gain_surface",
+    "tune_breakpoints",
 ]

@@ -143,3 +143,4 @@ def pd_update(previous, error, previous_error, kp, kd):
     check_nonnegative("kp", kp)
     check_nonnegative("kd", kd)
     return previous + kp * error + kd * (error - previous_error)
+from .stpd_fuzzy import FuzzySupervisor  # noqa: E402  (re-export; stpd_fuzzy does not import this module)
