@@ -8,7 +8,16 @@ formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 """
 
 from . import analysis, bounds, errors, laws, sim
-from .analysis import SlotScale, StpdLoop, simulate_queue, stpd_loop
+from .analysis import (
+    LossResponse,
+    SlotScale,
+    StpdLoop,
+    gain_margin,
+    max_stable_delay,
+    simulate_queue,
+    stability_region,
+    stpd_loop,
+)
 from .errors import CtlccError, ParameterError, UnstableLoopError
 
 __version__ = "0.1.0"
@@ -24,6 +33,10 @@ __all__ = [
     "UnstableLoopError",
     "SlotScale",
     "StpdLoop",
+    "LossResponse",
     "simulate_queue",
     "stpd_loop",
+    "stability_region",
+    "max_stable_delay",
+    "gain_margin",
 ]
