@@ -114,7 +114,7 @@ class StpdSymbolic:
     arrival_departure: sp.Expr
     occupancy_reference: sp.Expr
     characteristic: sp.Expr
-    occupancy_departure: sp.Expr = None
+    occupancy_departure: sp.Expr
 
     def transfer(self, output="arrival", input="reference"):
         """The transfer function from *input* to *output*."""
@@ -471,8 +471,9 @@ class StpdLoop:
         denominator = np.convolve(np.convolve(a_ref, a_dep), [1.0, -1.0])
         # Both in ascending powers of z**-1; padded to one length and
         # multiplied by z**(length-1) they are polynomials in z, highest first.
-        numerator, denominator = _add_ascending(numerator, 0 * denominator), \
-            _add_ascending(denominator, 0 * numerator)
+        size = max(numerator.size, denominator.size)
+        numerator = _add_ascending(numerator, np.zeros(size))
+        denominator = _add_ascending(denominator, np.zeros(size))
         system = control.tf(numerator, denominator, dt=1)
         return control.impulse_response(system, timepts=np.arange(n)).outputs.astype(float)
 
@@ -703,10 +704,9 @@ def _derive_generic(model):
     ]
     solution = sp.solve(equations, [A, B, E], dict=True)[0]
     transfers = {
-        (output, source.name.replace("R", "reference").replace("D", "departure")):
-            sp.diff(solution[unknown], source)
+        (output, source): sp.diff(solution[unknown], symbol)
         for output, unknown in (("arrival", A), ("occupancy", B))
-        for source in (R, D)
+        for source, symbol in (("reference", R), ("departure", D))
     }
     matrix, _ = sp.linear_eq_to_matrix(equations, [A, B, E])
     return transfers, Q, matrix.det()

@@ -292,11 +292,11 @@ def report_items():
     figure, ax = new_figure(figsize=(7.0, 4.8))
     plot_throughput_under_loss(stpd_loop(*SWAPPED_GAINS, m), ax=ax)
     ax.axvline(1e-2, color="0.5", lw=0.8, linestyle=":")
-    ax.text(1.1e-2, ax.get_ylim()[0] + 0.02, "thesis: analysis matches simulation\nbelow 1e-2 "
-            "(text, §4.3.3)", fontsize="small", color="0.3")
+    ax.text(0.9e-2, 0.82, "thesis: analysis matches simulation\nbelow 1e-2 "
+            "(text, §4.3.3)", fontsize="small", color="0.3", ha="right")
     ax.text(1.2e-4, ax.get_ylim()[0] + 0.02,
             "printed gains kp=0.368, kd=0.033:\nloop unstable (ρ = 1.239), eq. 4.19 undefined",
-            fontsize="small", color="tab:orange")
+            fontsize="small", color="tab:red")
     ax.set_title("ST-PD normalised throughput under packet errors, m = 3\n"
                  "thesis 002 Fig. 4.6, eq. (4.19) (analysis curve)")
     yield ReportFigure(

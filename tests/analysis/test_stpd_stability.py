@@ -199,3 +199,33 @@ def test_schur_stable_on_known_polynomials():
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
         call()
+
+
+@pytest.mark.parametrize("m", [2, 3, 5])
+def test_gain_margin_matches_python_control_where_it_is_reliable(m):
+    # Third route: control.margin on the open loop L(z) = N(z) / P0(z) with
+    # P0 = z^(m-1)(z-1)^2, N = (kp+kd) z - kd. Its double pole at z = 1 is the
+    # case of python-control issue #544: for m = 1 it returns a crossing next
+    # to z = 1 (K ~ 2e-10) and for m = 8 (nominal loop unstable) a later
+    # crossing (K ~ 2.57), not the first one; hence only m = 2, 3, 5 here.
+    import warnings
+
+    import control
+
+    kp, kd = 0.033, 0.368
+    base = np.concatenate([[1.0, -2.0, 1.0], np.zeros(m - 1)])
+    open_loop = control.tf([kp + kd, -kd], base, dt=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gm = control.margin(open_loop)[0]
+    assert gain_margin(kp, kd, m) == pytest.approx(gm, rel=1e-8)
+
+
+@pytest.mark.parametrize("m", [13, 20, 40])
+def test_no_scaling_of_the_swapped_gains_is_stable_beyond_m_12(m):
+    # README finding: kd < (m - 1) kp for m >= 13, so small K is unstable
+    # (test_small_gain_branches...), and no larger K on 1e-3..10 helps either.
+    factors = np.logspace(-3, 1, 400)
+    radius = np.array([_hand_radius(k * 0.033, k * 0.368, m) for k in factors])
+    assert np.all(radius > 1)
+    assert gain_margin(0.033, 0.368, m) == 0.0
