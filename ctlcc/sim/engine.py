@@ -34,6 +34,8 @@ Model, in brief
   rate from Algorithm 1; FTT and instantaneous reception rate measured by
   the receiver and echoed in the ACK; no retransmissions (it carries
   multimedia); TO = 2 RTT_ref, halving the rate when no ACK arrives.
+* Open-loop sources for validation: "cbr" (one packet every 1/rate) and
+  "poisson" (exponential gaps of mean 1/rate); no ACKs.
 """
 
 import math
@@ -53,7 +55,7 @@ __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index"
            "primo_criteria"]
 
 _PROTO_CODES = {"reno": K.RENO, "newreno": K.NEWRENO, "tahoe": K.TAHOE, "vegas": K.VEGAS,
-                "stpd": K.STPD, "primo": K.PRIMO}
+                "stpd": K.STPD, "primo": K.PRIMO, "cbr": K.CBR, "poisson": K.POISSON}
 
 
 @dataclass(frozen=True)
@@ -432,7 +434,10 @@ class _Simulation:
             fi[j, K.I_ROUND_END] = 1
             fi[j, K.I_VEGAS_GROW] = 1
             fi[j, K.I_RECOVER] = -1
-            if flow.protocol == "primo":
+            if flow.protocol in ("cbr", "poisson"):
+                ff[j, K.F_CWND] = np.nan
+                ff[j, K.F_RATE] = flow.rate
+            elif flow.protocol == "primo":
                 ff[j, K.F_CWND] = np.nan
                 ff[j, K.F_RATE] = 0.0
             else:

@@ -65,8 +65,9 @@ __all__ = [
     "cbraa_fig2",
 ]
 
-#: Sender algorithms the engine runs.
-PROTOCOLS = ("reno", "newreno", "tahoe", "vegas", "stpd", "primo")
+#: Sender algorithms the engine runs ("cbr" and "poisson" are open-loop
+#: sources without ACKs, used to check the engine against queueing theory).
+PROTOCOLS = ("reno", "newreno", "tahoe", "vegas", "stpd", "primo", "cbr", "poisson")
 
 #: Default buffer of access and egress links: large, so that only the
 #: bottleneck queues drop. [packets]
@@ -254,6 +255,9 @@ class Flow:
         Default (0.368, 0.033): the averaged gains printed in thesis §4.3.3.
     primo : PrimoParams
         Primo's parameters (used when protocol == "primo").
+    rate : float or None
+        Sending rate of the open-loop sources "cbr" and "poisson", > 0
+        (required for them, ignored otherwise). [packets/s]
     """
 
     path: tuple
@@ -263,9 +267,14 @@ class Flow:
     name: str = None
     stpd_gains: object = (0.368, 0.033)
     primo: PrimoParams = field(default_factory=PrimoParams)
+    rate: float = None
 
     def __post_init__(self):
         object.__setattr__(self, "path", tuple(self.path))
+        if self.protocol in ("cbr", "poisson"):
+            if self.rate is None:
+                raise ParameterError(f"rate [packets/s] is required for protocol {self.protocol!r}")
+            check_positive("rate", self.rate)
         if len(self.path) < 2:
             raise ParameterError(f"path must name at least two nodes, got {self.path!r}")
         check_choice("protocol", self.protocol, PROTOCOLS)
