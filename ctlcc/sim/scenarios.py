@@ -252,7 +252,10 @@ class Flow:
         ST-PD PD gains: fixed, or ``gains(bdp) -> (kp, kd)`` called once
         per round trip with the sender's bandwidth-delay estimate
         S(n)*RTT_min [packets] (the fuzzy supervisor's input, §3.4.3.2).
-        Default (0.368, 0.033): the averaged gains printed in thesis §4.3.3.
+        Default (0.368, 0.033): the averaged gains as printed in thesis
+        §4.3.3.  (README "Findings": the printed poles belong to the swapped
+        pair in the per-slot loop; in this per-round-trip window loop,
+        z^2 - (1 - kp - kd) z - kd, both pairs are stable.)
     primo : PrimoParams
         Primo's parameters (used when protocol == "primo").
     rate : float or None

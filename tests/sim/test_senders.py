@@ -98,3 +98,20 @@ def test_primo_shares_fairly_without_filling_the_queue():
     assert result.queues[0].utilisation > 0.95
     crit = result.efficiency(warmup=5.0)
     assert crit["fairness"] > 95 and crit["goodput"] > 99
+
+
+@pytest.mark.parametrize("protocol", ["reno", "newreno", "tahoe", "vegas", "stpd"])
+def test_rto_initial_value_and_exponential_backoff(protocol):
+    # Lose the first data packet and its first retransmission.  With IW = 1 no
+    # duplicate ACK can arrive, so RFC 6298 alone acts: the first timeout after
+    # the initial RTO of 1 s (2.1), the second after the doubled RTO, 2 s (5.5).
+    scenario = S.thesis_fig3_7_sufficient(protocol=protocol, loss=S.PacketList((1, 2)))
+    result = run(scenario, 3.5, trace=True, sample_interval=1e-3)
+    t, sent = result.traces.time, result.traces.sent[:, 0]
+
+    def sent_at(x):
+        return sent[np.searchsorted(t, x)]
+
+    assert (sent_at(0.999), sent_at(1.002)) == (1, 2)
+    assert (sent_at(2.999), sent_at(3.002)) == (2, 3)
+    assert result.flows[0].timeouts == 2 and result.flows[0].dropped_loss == 2
