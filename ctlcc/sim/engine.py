@@ -260,10 +260,14 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
 
     Examples
     --------
+    A window capped at 20 packets (above the path's BDP, below BDP + buffer)
+    keeps the 1.5 Mb/s link busy without loss: goodput = rate x 1000/1054.
+
     >>> from ctlcc.sim import scenarios
-    >>> r = run(scenarios.single_bottleneck(buffer=14), 20.0)
-    >>> round(r.flows[0].goodput_bps / 1.5e6, 2)  # link rate x 1000/1054
-    0.94
+    >>> s = scenarios.single_bottleneck(buffer=14, tcp=scenarios.TcpOptions(max_window=20))
+    >>> r = run(s, 20.0)
+    >>> round(r.flows[0].goodput_bps / 1.5e6, 2), r.flows[0].dropped
+    (0.94, 0)
     """
     if not isinstance(scenario, Scenario):
         raise ParameterError(f"scenario must be a Scenario, got {type(scenario).__name__}")
@@ -634,9 +638,9 @@ class _Simulation:
             c = int(self.bott[j])
             wait, busy = self._clip_tail(c, T)
             queues.append(QueueStats(
-                link=key, mean=wait / T, max=int(self.ci[c, K.K_MAXQ]),
+                link=key, mean=float(wait / T), max=int(self.ci[c, K.K_MAXQ]),
                 drops=int(self.ci[c, K.K_DROPS]), losses=int(self.ci[c, K.K_LOSSES]),
-                arrivals=int(self.ci[c, K.K_ARRIVALS]), utilisation=busy / T))
+                arrivals=int(self.ci[c, K.K_ARRIVALS]), utilisation=float(busy / T)))
         k = int(self.meta[K.M_NSAMPLES])
         samples = Traces(self.samp_t[:k].copy(), self.samp_w[:k].copy(), self.samp_r[:k].copy(),
                          self.samp_sent[:k].copy(), self.samp_dlv[:k].copy(),
