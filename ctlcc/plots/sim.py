@@ -71,7 +71,7 @@ def plot_queue(result, queue=0, ax=None, label=None, **kwargs):
     return ax
 
 
-def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas"),
+def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas", "stpd"),
                          duration=FIG3_7_DURATION, seed=0):
     """Window and queue traces in the thesis Fig. 3.7 scenario.
 
@@ -95,9 +95,15 @@ def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas"),
     first = runs[protocols[0]].scenario
     bottleneck = next(l for l in first.links if (l.a, l.b) == first.bottlenecks[0])
     figure, (ax_w, ax_q) = new_figure(2, 1, figsize=(7.5, 6.5), sharex=True)
+    smooth = int(round(0.25 / 0.005))
     for p, result in runs.items():
-        plot_window(result, ax=ax_w, label=p, lw=0.9)
-        plot_queue(result, ax=ax_q, label=p, lw=0.9)
+        line = plot_window(result, ax=ax_w, label=p, lw=0.9).lines[-1]
+        plot_queue(result, ax=ax_q, label=f"{p} (5 ms samples)", lw=0.5, alpha=0.35,
+                   color=line.get_color())
+        q = result.traces.queue[:, 0]
+        mean = np.convolve(q, np.ones(smooth) / smooth, mode="valid")
+        ax_q.plot(result.traces.time[smooth - 1:], mean, color=line.get_color(), lw=1.6,
+                  label=f"{p} (0.25 s mean)")
     bdp = _base_bdp(first)
     ax_w.axhline(bdp + bottleneck.buffer + 1, color="0.4", ls="--", lw=0.8,
                  label=f"BDP + buffer + 1 = {bdp + bottleneck.buffer + 1:.1f} (overflow)")
@@ -105,9 +111,10 @@ def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas"),
     ax_w.legend(loc="upper right", fontsize="small")
     ax_q.axhline(bottleneck.buffer, color="0.4", ls="--", lw=0.8,
                  label=f"buffer = {bottleneck.buffer} packets")
-    ax_q.legend(loc="upper right", fontsize="small")
+    ax_q.set_ylim(-0.3, bottleneck.buffer * 1.5)  # room for the legend above the data
+    ax_q.legend(loc="upper right", fontsize="x-small", ncol=3)
     ax_w.set_xlabel("")
-    source = {"sufficient": "§3.5.1.1, Fig. 3.8(a)", "insufficient": "§3.5.1.2, Figs. 3.11-3.12"}
+    source = {"sufficient": "§3.5.1.1, Figs. 3.8-3.9", "insufficient": "§3.5.1.2, Figs. 3.11-3.12"}
     ax_w.set_title(f"Thesis Fig. 3.7 scenario, {buffer_case} buffer ({bottleneck.buffer} packets "
                    f"at R): packet simulation\ncf. thesis 002 {source.get(buffer_case, '')}",
                    fontsize="medium")
@@ -125,7 +132,7 @@ def report_items():
             for p, r in runs.items())
         yield ReportFigure(
             f"thesis_fig3_7_{case}_window_queue",
-            f"Packet-level Reno and Vegas in thesis Fig. 3.7 (10 Mb/s 0.2 ms + 1.5 Mb/s 20 ms, "
+            f"Packet-level Reno, Vegas and ST-PD (fixed gains kp=0.368, kd=0.033) in thesis Fig. 3.7 (10 Mb/s 0.2 ms + 1.5 Mb/s 20 ms, "
             f"{case} buffer), 1000-byte payloads + 54-byte headers, IW 1, min RTO 1 s, "
             f"{FIG3_7_DURATION:g} s. Dashed: the window at which R overflows (BDP + buffer + 1 "
             f"in service), the thesis' N + B rule of §3.5.1. {stats}.",
