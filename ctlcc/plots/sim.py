@@ -72,7 +72,7 @@ def plot_queue(result, queue=0, ax=None, label=None, **kwargs):
 
 
 def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas", "stpd"),
-                         duration=FIG3_7_DURATION, seed=0):
+                         duration=FIG3_7_DURATION, seed=0, overlays=()):
     """Window and queue traces in the thesis Fig. 3.7 scenario.
 
     Parameters
@@ -83,6 +83,9 @@ def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas", "
     duration : float
         Simulated time. [s]
     seed : int
+    overlays : iterable of (label, time, window, queue)
+        Other models' traces (fluid model, ns-3) drawn dashed on the same
+        axes; ``window`` or ``queue`` may be None. [s], [packets], [packets]
 
     Returns
     -------
@@ -104,6 +107,11 @@ def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas", "
         mean = np.convolve(q, np.ones(smooth) / smooth, mode="valid")
         ax_q.plot(result.traces.time[smooth - 1:], mean, color=line.get_color(), lw=1.6,
                   label=f"{p} (0.25 s mean)")
+    for label, time, window, queue in overlays:
+        if window is not None:
+            ax_w.plot(time, window, ls="--", lw=1.0, label=label)
+        if queue is not None:
+            ax_q.plot(time, queue, ls="--", lw=1.0, label=label)
     bdp = _base_bdp(first)
     ax_w.axhline(bdp + bottleneck.buffer + 1, color="0.4", ls="--", lw=0.8,
                  label=f"BDP + buffer + 1 = {bdp + bottleneck.buffer + 1:.1f} (overflow)")

@@ -192,3 +192,28 @@ def test_jain_index_table():
 def test_run_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
         call()
+
+
+# --- metrics --------------------------------------------------------------------------
+
+def test_primo_criteria_of_open_loop_sources():
+    # Two identical CBR sources at 40 % of the link each: constant sending and
+    # reception rates (stability 100 %), no loss (goodput 100 %), equal shares
+    # (fairness 100 %), link busy 80 % of the time (occupancy 80 %).
+    rate = 0.4 * MU
+    scenario = Scenario("two_cbr", (Link("S", "R", 10 * RATE, 1e-3), Link("R", "D", RATE, 0.01)),
+                        (Flow(("S", "R", "D"), "cbr", rate=rate),
+                         Flow(("S", "R", "D"), "cbr", rate=rate)), (("R", "D"),))
+    result = run(scenario, 100.0, sample_interval=1.0)
+    crit = result.efficiency(warmup=1.0)
+    assert crit["goodput"] == 100.0
+    assert crit["fairness"] == pytest.approx(100.0, abs=0.5)
+    assert crit["occupancy"] == pytest.approx(80.0, abs=0.5)
+    # per 1-s interval a CBR source sends floor or ceil of its rate: std/mean < 1 %
+    assert crit["sending_stability"] > 99.0 and crit["reception_stability"] > 99.0
+
+
+def test_progress_bar_runs(capsys):
+    result = run(S.dumbbell(5), 61.0, progress=True)
+    assert result.duration == 61.0
+    assert "sim s" in capsys.readouterr().err
