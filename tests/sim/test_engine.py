@@ -217,3 +217,13 @@ def test_progress_bar_runs(capsys):
     result = run(S.dumbbell(5), 61.0, progress=True)
     assert result.duration == 61.0
     assert "sim s" in capsys.readouterr().err
+
+
+def test_thesis_fig4_18_loses_only_the_burst():
+    # Window capped at 132 packets.  In steady state at most 132 - BDP (~94) = 38
+    # packets queue at R1; in slow start's last round (cwnd 66 -> 132) each of
+    # the 66 ACKs releases two packets into a link that serves one, so the queue
+    # peaks at 66 < buffer 100: the only losses are packets 2000 and 2001.
+    result = run(S.preset("thesis_fig4_18"), 60.0)
+    assert result.queues[0].drops == 0 and result.queues[0].losses == 2
+    assert result.queues[0].max <= 66
