@@ -71,6 +71,7 @@ NM = 12
 G_DATA_BITS, G_ACK_BITS, G_MIN_RTO, G_MAX_RTO, G_INIT_RTO = 0, 1, 2, 3, 4
 G_ALPHA, G_BETA, G_GAMMA, G_MAX_WINDOW, G_DUPTHRESH, G_INIT_WINDOW, G_SAMPLE_DT, G_NOW = (
     5, 6, 7, 8, 9, 10, 11, 12)
+G_RTT_EVERY = 13
 NG = 16
 
 H_PRIMO = 4096  # history ring length for Primo's ΔFTT and rate lookups
@@ -575,7 +576,7 @@ def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
     fi[f, I_ACKS_RECEIVED] += 1
     proto = fi[f, I_PROTO]
     sample = now - echo
-    if meta[M_TRACE] != 0:
+    if meta[M_TRACE] != 0 and fi[f, I_ACKS_RECEIVED] % int(g[G_RTT_EVERY]) == 0:
         k = meta[M_NRTT]
         rtt_buf[k, 0] = now
         rtt_buf[k, 1] = f

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_nonnegative, check_positive
+from .._validation import check_nonnegative, check_positive, check_positive_int
 from ..errors import ConservationError, ParameterError
 from ..laws import primo as primo_law
 from ..laws import stpd as stpd_law
@@ -160,7 +160,8 @@ class Traces:
     queue : ndarray, shape (k, bottlenecks)
         Packets waiting in each reported queue. [packets]
     rtt : ndarray, shape (m, 3)
-        Every ACK's (time [s], flow, RTT sample [s]).
+        (time [s], flow, RTT sample [s]) of every ACK, or of every
+        ``rtt_every``-th ACK of each flow.
     drops : ndarray, shape (d, 4)
         Every drop: (time [s], flow, channel, kind) with kind 0 = queue
         drop of data, 1 = queue drop of an ACK, 2 = link error.
@@ -229,7 +230,8 @@ class SimResult:
         return primo_criteria(self, warmup=warmup, bottleneck=bottleneck)
 
 
-def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=None):
+def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=None,
+        rtt_every=1):
     """Simulate *scenario* for *duration* seconds.
 
     Parameters
@@ -248,6 +250,9 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
     progress : bool, optional
         Show a tqdm bar (default: when the run is long, duration > 60 s
         with several flows).
+    rtt_every : int
+        With ``trace=True``, keep the RTT sample of every ``rtt_every``-th
+        ACK of each flow (drops are always all logged). [ACKs]
 
     Returns
     -------
@@ -277,7 +282,9 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
     sample_interval = check_positive("sample_interval", sample_interval)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
         _check_seed(seed))
+    rtt_every = check_positive_int("rtt_every", rtt_every)
     sim = _Simulation(scenario, duration, trace, sample_interval)
+    sim.g[K.G_RTT_EVERY] = rtt_every
     if progress is None:
         progress = duration > 60.0 and len(scenario.flows) > 4
     wall = sim.drive(rng, progress)
@@ -464,6 +471,7 @@ class _Simulation:
         g[K.G_DUPTHRESH] = tcp.dupack_threshold
         g[K.G_INIT_WINDOW] = tcp.initial_window
         g[K.G_SAMPLE_DT] = sample_interval
+        g[K.G_RTT_EVERY] = 1
         self.g = g
         self.meta = np.zeros(K.NM, dtype=np.int64)
         self.meta[K.M_MARGIN] = tcp.max_window + 16

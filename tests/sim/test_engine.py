@@ -173,6 +173,9 @@ def test_traces_are_opt_in_and_sampled():
     assert rtt.min() == pytest.approx(base, rel=1e-12)
     # and none waits longer than a full 14-packet queue at R (+ one in service)
     assert rtt.max() <= base + 15 * WIRE_BITS / RATE + 1e-12
+    every10 = run(S.thesis_fig3_7_sufficient(), 10.0, trace=True, rtt_every=10).traces.rtt
+    assert len(every10) == len(traced.traces.rtt) // 10
+    np.testing.assert_array_equal(every10, traced.traces.rtt[9::10])
 
 
 def test_jain_index_table():
@@ -188,6 +191,7 @@ def test_jain_index_table():
     (lambda: run(S.single_bottleneck(), 1.0, seed=-1), "seed must be an integer"),
     (lambda: run("thesis_fig3_7_sufficient", 1.0), "scenario must be a Scenario"),
     (lambda: run(S.single_bottleneck(), 1.0, sample_interval=0), "sample_interval"),
+    (lambda: run(S.single_bottleneck(), 1.0, rtt_every=0), "rtt_every must be an integer >= 1"),
 ])
 def test_run_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
