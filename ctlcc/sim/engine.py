@@ -91,6 +91,11 @@ class FlowStats:
         Payload bits delivered in order per active second. [bit/s]
     loss_rate : float
         dropped / sent. [1]
+    srtt : float
+        Smoothed RTT at the end (RFC 6298; 0 before the first valid
+        sample; window flows only). [s]
+    rto : float
+        Retransmission timeout at the end, backoff included. [s]
     """
 
     name: str
@@ -110,6 +115,8 @@ class FlowStats:
     throughput_bps: float
     goodput_bps: float
     loss_rate: float
+    srtt: float = 0.0
+    rto: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -640,7 +647,8 @@ class _Simulation:
                 timeouts=int(fi[j, K.I_TIMEOUTS]), fast_retransmits=int(fi[j, K.I_FAST_RETX]),
                 active_time=active, throughput_bps=sent * sc.data_bits * per,
                 goodput_bps=unique * 8 * sc.payload_bytes * per,
-                loss_rate=(dq + dl) / sent if sent else 0.0))
+                loss_rate=(dq + dl) / sent if sent else 0.0,
+                srtt=float(ff[j, K.F_SRTT]), rto=float(ff[j, K.F_RTO])))
         queues = []
         for j, key in enumerate(sc.bottlenecks):
             c = int(self.bott[j])
