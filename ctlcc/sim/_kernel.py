@@ -71,7 +71,7 @@ NM = 12
 G_DATA_BITS, G_ACK_BITS, G_MIN_RTO, G_MAX_RTO, G_INIT_RTO = 0, 1, 2, 3, 4
 G_ALPHA, G_BETA, G_GAMMA, G_MAX_WINDOW, G_DUPTHRESH, G_INIT_WINDOW, G_SAMPLE_DT, G_NOW = (
     5, 6, 7, 8, 9, 10, 11, 12)
-G_RTT_EVERY = 13
+G_RTT_EVERY, G_LIMITED = 13, 14
 NG = 16
 
 H_PRIMO = 4096  # history ring length for Primo's ΔFTT and rate lookups
@@ -697,6 +697,16 @@ def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
                           ci, ring_s, ring_e, fi, fpath, drop_buf)
         elif d > dupthresh and fi[f, I_IN_RECOVERY] == 1 and proto != STPD:
             ff[f, F_CWND] += 1.0  # window inflation
+        elif d < dupthresh and g[G_LIMITED] > 0.0 and fi[f, I_IN_RECOVERY] == 0 \
+                and fi[f, I_ACTIVE] == 1:
+            # RFC 3042 limited transmit: one new segment per early duplicate ACK,
+            # flight up to cwnd + 2
+            seq = fi[f, I_SND_NXT]
+            if seq == fi[f, I_SND_MAX] and seq < una + int(ff[f, F_CWND]) + d:
+                _send(now, f, seq, 0, 0, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci,
+                      ring_s, ring_e, fi, fpath, drop_buf)
+                fi[f, I_SND_NXT] = seq + 1
+                fi[f, I_SND_MAX] = seq + 1
     _try_send(now, f, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e,
               ff, fi, fpath, drop_buf)
 

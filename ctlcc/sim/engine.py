@@ -22,7 +22,7 @@ Model, in brief
   avoidance (+1/cwnd per new ACK), fast retransmit on the third duplicate
   ACK, fast recovery with window inflation (Reno: RFC 5681; NewReno: RFC
   6582 with partial ACKs and the ``recover`` guard; Tahoe: back to one
-  packet, go-back-N), RTO per RFC 6298 with Karn's rule and exponential
+  packet, go-back-N), optional limited transmit (RFC 3042), RTO per RFC 6298 with Karn's rule and exponential
   backoff, go-back-N after a timeout.  Vegas (Brakmo & Peterson) adjusts
   cwnd by one packet per round trip on diff = cwnd (1 - baseRTT/RTT)
   against alpha/beta, grows in slow start every other round trip and
@@ -479,6 +479,7 @@ class _Simulation:
         g[K.G_INIT_WINDOW] = tcp.initial_window
         g[K.G_SAMPLE_DT] = sample_interval
         g[K.G_RTT_EVERY] = 1
+        g[K.G_LIMITED] = 1.0 if tcp.limited_transmit else 0.0
         self.g = g
         self.meta = np.zeros(K.NM, dtype=np.int64)
         self.meta[K.M_MARGIN] = tcp.max_window + 16

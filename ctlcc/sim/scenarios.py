@@ -319,6 +319,9 @@ class TcpOptions:
     vegas_alpha, vegas_beta, vegas_gamma : float
         TCP Vegas thresholds on the queued-packet estimate diff (Brakmo &
         Peterson; alpha=1, beta=3, gamma=1). [packets]
+    limited_transmit : bool
+        RFC 3042: send one new segment on each of the first two duplicate
+        ACKs (off, as in ns-2's Reno; ns-3.44 turns it on by default).
     """
 
     initial_window: int = 1
@@ -330,6 +333,7 @@ class TcpOptions:
     vegas_alpha: float = 1.0
     vegas_beta: float = 3.0
     vegas_gamma: float = 1.0
+    limited_transmit: bool = False
 
     def __post_init__(self):
         check_positive_int("initial_window", self.initial_window)

@@ -130,3 +130,16 @@ def test_karn_no_rtt_sample_from_a_retransmitted_segment():
     # the segments sent after it are sampled: RTO back to max(min_rto, ...) = 1 s
     later = run(scenario, 3.2).flows[0]
     assert later.srtt > 0.0 and later.rto == 1.0
+
+
+@pytest.mark.parametrize("limited, timeouts, fast_retransmits", [(False, 1, 0), (True, 0, 1)])
+def test_limited_transmit_turns_an_early_loss_into_fast_retransmit(limited, timeouts,
+                                                                 fast_retransmits):
+    # IW 1, slow start: segments 0 | 1 2 | 3 4 (5 6) ... the 3rd packet on the link
+    # (segment 2) is lost.  Segments 3 and 4 bring only two duplicate ACKs: without
+    # RFC 3042 nothing more may be sent and the RTO fires; with it each duplicate
+    # ACK releases one new segment, whose ACK is the third duplicate.
+    tcp = S.TcpOptions(limited_transmit=limited, max_window=20)  # no overflow later
+    scenario = S.thesis_fig3_7_sufficient(protocol="newreno", loss=S.PacketList((3,)), tcp=tcp)
+    flow = run(scenario, 3.0).flows[0]
+    assert (flow.timeouts, flow.fast_retransmits) == (timeouts, fast_retransmits)
