@@ -21,6 +21,7 @@ SECTIONS = (
     ("stpd", "ctlcc.plots.stpd", "ST-PD TCP: z-domain closed loop (thesis 002, §4.3)"),
     ("bounds", "ctlcc.plots.bounds", "Closed-form throughput bounds: Mathis, PFTK/TFRC, IFTP, CBRAA (003, 004)"),
     ("primo", "ctlcc.plots.primo", "Primo: regime loops, limit cycle and sharing (paper 001, §III)"),
+    ("sim", "ctlcc.plots.sim", "Packet-level simulator: Reno/Vegas traces and presets"),
 )
 
 
