@@ -496,10 +496,12 @@ def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=(0.
 
 # --- claim 3: Primo -----------------------------------------------------------------------
 
-def primo_limit_cycle(duration=20.0, warmup=5.0, bottleneck_rate=2e6):
-    """Primo on one bottleneck: predicted mean queue and rate vs packets.
+def primo_limit_cycle(bottleneck_rates=(1e6, 2e6, 8e6), duration=20.0, warmup=5.0):
+    """Primo on one bottleneck: predicted mean queue, rate and period vs packets.
 
-    Scenario: Primo's Fig. 1-top dumbbell with one flow.  Prediction:
+    Scenario: Primo's Fig. 1-top dumbbell with one flow, the shared link's
+    rate varied as in the paper's §V-A sweep (below the 10 Mb/s access
+    links, which would otherwise become the bottleneck).  Prediction:
     ``primo_loop(capacity=C, round_trip_time=RTT_min).limit_cycle()`` with
     C and RTT_min computed from the scenario's links (propagation plus
     serialisation of a data packet and its ACK).
@@ -508,51 +510,65 @@ def primo_limit_cycle(duration=20.0, warmup=5.0, bottleneck_rate=2e6):
     to C; the packet sender adds no loss here); mean queue 0.5 packet (the
     model's queue is a real number, the simulator's an integer count of
     waiting packets whose arrivals are paced one by one, which adds up to
-    half a packet on average).  The cycle's period and swing are reported
-    in ``note``: on packets the sub-packet swing is lost in the queue's
-    integer steps, so they are not compared.
+    half a packet on average); period of the sending rate (mean time
+    between upward crossings of its mean) 15 %: the period is set by the
+    feedback delay, and one packet of queueing (4.2 ms at 2 Mb/s) moves the
+    30 ms round trip by 14 %.  The queue's swing is lost in the packet
+    queue's integer steps and is only reported in ``note``.
 
     Parameters
     ----------
+    bottleneck_rates : sequence of float
+        Shared link rates, each below the 10 Mb/s access rate. [bit/s]
     duration, warmup : float
         Run length and start-up excluded. [s]
-    bottleneck_rate : float
-        Shared link rate. [bit/s]
 
     Returns
     -------
     CrossCheck
-        Two points: mean queue [packets] and mean rate / C [1].
+        Three points per rate: mean queue [packets], mean rate / C [1],
+        period [s].
 
     References
     ----------
     001_adc93c9d0a027d91, Algorithm 1, §III-E, §V-A.
     """
-    scenario = scenarios.primo_fig1_top(n=1)
-    if bottleneck_rate != 2e6:
-        scenario = _with_bottleneck_rate(scenario, bottleneck_rate)
-    capacity, rtt = _capacity(scenario), _path_rtt(scenario)
-    cycle = primo_loop(capacity=capacity, round_trip_time=rtt).limit_cycle()
-    result = run(scenario, duration, trace=True, sample_interval=1e-3)
-    tr = result.traces
-    late = tr.time >= warmup
-    queue = float(np.mean(tr.queue[late, 0]))
-    rate = float(np.nanmean(tr.rate[late, 0])) / capacity
-    predicted = np.array([cycle.mean_queue, cycle.mean_rate / capacity])
+    predicted, measured, tolerance, labels, notes = [], [], [], [], []
+    for bottleneck_rate in bottleneck_rates:
+        if not 0 < bottleneck_rate < 10e6:
+            raise ParameterError(
+                f"bottleneck_rates must lie in (0, 10e6) bit/s (the access links run at "
+                f"10 Mb/s and would become the bottleneck); got {bottleneck_rate!r}")
+        scenario = _with_bottleneck_rate(scenarios.primo_fig1_top(n=1), bottleneck_rate)
+        capacity, rtt = _capacity(scenario), _path_rtt(scenario)
+        cycle = primo_loop(capacity=capacity, round_trip_time=rtt).limit_cycle()
+        result = run(scenario, duration, trace=True, sample_interval=1e-3)
+        tr = result.traces
+        late = tr.time >= warmup
+        rates = tr.rate[late, 0]
+        measured += [float(np.mean(tr.queue[late, 0])), float(np.nanmean(rates)) / capacity,
+                     _mean_period(tr.time[late], rates)]
+        predicted += [cycle.mean_queue, cycle.mean_rate / capacity, cycle.period]
+        tolerance += [0.5, 0.02, 0.15 * cycle.period]
+        mbps = f"{bottleneck_rate / 1e6:g} Mb/s"
+        labels += [f"{mbps}: mean queue [packets]", f"{mbps}: mean rate / C",
+                   f"{mbps}: rate period [s]"]
+        notes.append(f"{mbps}: model queue swing {cycle.queue_swing:.2f}, packets "
+                     f"{int(tr.queue[late, 0].min())}..{int(tr.queue[late, 0].max())}")
     return _verdict(
         name="primo_limit_cycle",
-        claim="Primo's limit cycle sets the mean queue and a mean rate equal to the capacity",
+        claim="Primo's limit cycle sets the mean queue, a mean rate equal to the capacity and "
+              "the period of the rate oscillation",
         source="001 Algorithm 1; ctlcc.analysis.primo limit cycle",
-        quantity="mean queue [packets]; mean rate / C [1]",
-        labels=("mean queue [packets]", "mean rate / C"),
-        predicted=predicted, samples=np.array([[queue], [rate]]),
-        tolerance=np.array([0.5, 0.02]),
-        tolerance_reason="queue 0.5 packet (integer queue of paced packets); rate 2 % of C",
-        parameters={"capacity": capacity, "round_trip_time": rtt, "duration": duration,
-                    "warmup": warmup, "bottleneck_rate": bottleneck_rate},
-        note=f"model cycle: period {cycle.period * 1e3:.0f} ms, queue swing "
-             f"{cycle.queue_swing:.2f} packets; packets: queue {int(tr.queue[late, 0].min())}"
-             f"..{int(tr.queue[late, 0].max())}")
+        quantity="mean queue [packets]; mean rate / C [1]; period [s]",
+        labels=tuple(labels), predicted=np.array(predicted),
+        samples=np.array(measured)[:, None], tolerance=np.array(tolerance),
+        tolerance_reason="queue 0.5 packet (integer queue of paced packets); rate 2 % of C; "
+                         "period 15 % (one packet time of queueing moves the feedback delay "
+                         "by 14 % of the round trip)",
+        parameters={"bottleneck_rates": tuple(bottleneck_rates), "duration": duration,
+                    "warmup": warmup},
+        note="; ".join(notes))
 
 
 def primo_heterogeneous_fairness(extra_delays=(0.0, 10e-3, 24e-3), duration=20.0, warmup=10.0):
@@ -771,6 +787,15 @@ def _fit_decay(traces):
         return float("nan")
     slope = np.polyfit(rounds[inside], np.log(distance[inside]), 1)[0]
     return float(np.exp(slope))
+
+
+def _mean_period(time, values):
+    """Mean time between upward crossings of the mean of *values*. [s]"""
+    centred = values - np.nanmean(values)
+    up = np.flatnonzero((centred[:-1] < 0) & (centred[1:] >= 0))
+    if len(up) < 2:
+        return float("nan")
+    return float(np.mean(np.diff(time[up])))
 
 
 def _with_bottleneck_rate(scenario, rate):

@@ -116,9 +116,13 @@ def test_stpd_m_too_small_is_rejected():
 
 # --- claim 3: Primo ----------------------------------------------------------------------------
 
-def test_primo_single_bottleneck_mean_rate_and_queue():
+def test_primo_single_bottleneck_mean_rate_queue_and_period():
+    # tolerances (see primo_limit_cycle): queue 0.5 packet, rate 2 %, period 15 %
     check = cc.primo_limit_cycle()
     assert check.passed, check.rows()
+    # the mean queue grows with C (thresholds are fractions of FTT_ref, README finding)
+    queues = check.measured[0::3]
+    assert np.all(np.diff(queues) > 0)
 
 
 def test_primo_paper_fairness_fails_with_heterogeneous_rtt():
@@ -137,6 +141,7 @@ def test_primo_paper_fairness_fails_with_heterogeneous_rtt():
     (lambda: cc.reno_pftk(duration=-1.0), "duration"),
     (lambda: cc.reno_pftk(seeds=()), "seeds"),
     (lambda: cc.stpd_decay(model="fluid"), "model must be"),
+    (lambda: cc.primo_limit_cycle(bottleneck_rates=(16e6,)), "bottleneck_rates"),
     (lambda: cc.reno_sawtooth_utilisation(duration=10.0, warmup=20.0), "warmup"),
 ])
 def test_bad_input(call, match):
