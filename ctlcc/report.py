@@ -22,6 +22,7 @@ SECTIONS = (
     ("bounds", "ctlcc.plots.bounds", "Closed-form throughput bounds: Mathis, PFTK/TFRC, IFTP, CBRAA (003, 004)"),
     ("primo", "ctlcc.plots.primo", "Primo: regime loops, limit cycle and sharing (paper 001, §III)"),
     ("sim", "ctlcc.plots.sim", "Packet-level simulator: Reno/Vegas traces and presets"),
+    ("fluid", "ctlcc.plots.fluid", "Fluid model: Reno (Hollot et al.), ST-PD and Primo"),
     ("crosscheck", "ctlcc.plots.crosscheck", "Cross-checks: analytic predictions vs the packet simulator"),
 )
 

@@ -4,11 +4,12 @@
 * :mod:`ctlcc.sim.scenarios` - topologies and the papers' setups
   (:func:`~ctlcc.sim.scenarios.preset`);
 * :func:`run` - the packet-level discrete-event engine
-  (:mod:`ctlcc.sim.engine`), returning a :class:`SimResult`.
+  (:mod:`ctlcc.sim.engine`), returning a :class:`SimResult`;
+* :mod:`ctlcc.sim.fluid` - the batched delay-differential fluid model.
 """
 
-from . import engine, scenarios
+from . import engine, fluid, scenarios
 from .engine import FlowStats, QueueStats, SimResult, Traces, jain_index, primo_criteria, run
 
-__all__ = ["engine", "scenarios", "run", "SimResult", "FlowStats", "QueueStats", "Traces",
-           "jain_index", "primo_criteria"]
+__all__ = ["engine", "fluid", "scenarios", "run", "SimResult", "FlowStats", "QueueStats",
+           "Traces", "jain_index", "primo_criteria"]
