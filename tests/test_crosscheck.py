@@ -134,6 +134,26 @@ def test_primo_paper_fairness_fails_with_heterogeneous_rtt():
     assert check.measured[1:].max() < 50
 
 
+# --- claim 5: fluid Reno vs packets -----------------------------------------------------------
+
+def test_fluid_reno_equilibrium_is_sqrt_2_over_p():
+    # MGT fluid with fixed p and an empty queue: dW/dt = 0 at W = sqrt(2/p), x = W/Tp
+    check = cc.fluid_reno_rate(probabilities=(3e-2,), seeds=(0,))
+    from ctlcc.sim import scenarios
+    scenario = scenarios.dumbbell(4, 100e6, 1e-3, 10e6, 40e-3, 200, 3e-2, "newreno")
+    assert check.predicted[0] == pytest.approx(math.sqrt(2 / 3e-2) / cc._path_rtt(scenario),
+                                               rel=1e-3)
+
+
+def test_fluid_reno_overestimates_packet_rate():
+    # finding: beyond the 15 % tolerance at every p, by more as p grows (no timeouts,
+    # E[W]^2 vs E[W^2]); the fluid rate is always the higher one
+    check = cc.fluid_reno_rate(probabilities=(1e-2, 3e-2), seeds=(0, 1))
+    assert not check.within.any(), check.rows()
+    ratio = check.measured / check.predicted
+    assert np.all(ratio < 0.85) and ratio[1] < ratio[0]
+
+
 # --- bad input --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, match", [
