@@ -8,6 +8,7 @@ formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 """
 
 from . import analysis, bounds, errors, laws, sim
+from . import crosscheck
 from .analysis import (
     SlotScale,
     StpdLoop,
@@ -27,6 +28,7 @@ __all__ = [
     "errors",
     "laws",
     "sim",
+    "crosscheck",
     "CtlccError",
     "ParameterError",
     "UnstableLoopError",

@@ -377,7 +377,10 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
     Returns
     -------
     CrossCheck
-        ``quantity``: decay factor of the window per round trip [1].
+        ``quantity``: decay factor of the window per round trip [1];
+        ``parameters["curves"]`` holds, per scenario, (round trips,
+        |window - final| [packets], mask of the fitted samples, fitted
+        intercept of the log-distance) for plotting.
 
     References
     ----------
@@ -386,7 +389,7 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
     if model not in ("per_rtt", "per_slot"):
         raise ParameterError(f"model must be one of 'per_rtt', 'per_slot'; got {model!r}")
     kp, kd = gains
-    predicted, measured, labels, bdps = [], [], [], []
+    predicted, measured, labels, bdps, curves = [], [], [], [], []
     for name in presets:
         probe = scenarios.preset(name, protocol="stpd", buffer=100)
         bdp = _path_rtt(probe) * _capacity(probe)
@@ -396,7 +399,7 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
         scenario = scenarios.preset(name, protocol="stpd", buffer=100,
                                     tcp=initial).with_flows(stpd_gains=(kp, kd))
         result = run(scenario, duration, trace=True, sample_interval=0.01)
-        measured.append(_fit_decay(result.traces))
+        measured.append(_fit_decay(result.traces, curves))
         loop = stpd_loop(kp, kd, m, model=model)
         radius = loop.spectral_radius()
         predicted.append(radius if model == "per_rtt" else radius ** m)
@@ -414,7 +417,8 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
         tolerance_reason="0.01 (time constant +-40 %): fit over ~2 time constants of an "
                          "integer queue; S(n) averaged over a round trip",
         parameters={"presets": tuple(presets), "gains": (kp, kd), "model": model,
-                    "duration": duration, "excess": excess, "m": tuple(bdps), "buffer": 100},
+                    "duration": duration, "excess": excess, "m": tuple(bdps), "buffer": 100,
+                    "curves": tuple(curves)},
         note="per_slot radius^m > 1 predicts a growing oscillation; packets settle"
         if model == "per_slot" else "")
 
@@ -859,8 +863,12 @@ def _busy_fraction(result, scenario, warmup):
     return (sent - queue_drops - queue_change) / (_capacity(scenario) * span)
 
 
-def _fit_decay(traces):
-    """Decay factor per round trip of the window's distance to its final value. [1]"""
+def _fit_decay(traces, curve=None):
+    """Decay factor per round trip of the window's distance to its final value. [1]
+
+    If *curve* is a list, (rounds, distance, fitted mask, intercept) is
+    appended to it for plotting.
+    """
     window = traces.window[:, 0]
     sent = traces.sent[:, 0]
     rounds = np.concatenate([[0.0], np.cumsum(np.diff(sent) / np.maximum(window[1:], 1.0))])
@@ -873,8 +881,12 @@ def _fit_decay(traces):
     end = np.argmax(after & (distance < 1.5))
     inside &= np.arange(len(distance)) < (end if end > 0 else len(distance))
     if np.count_nonzero(inside) < 5:
+        if curve is not None:
+            curve.append((rounds, distance, inside, float("nan")))
         return float("nan")
-    slope = np.polyfit(rounds[inside], np.log(distance[inside]), 1)[0]
+    slope, intercept = np.polyfit(rounds[inside], np.log(distance[inside]), 1)
+    if curve is not None:
+        curve.append((rounds, distance, inside, float(intercept)))
     return float(np.exp(slope))
 
 

@@ -176,5 +176,5 @@ def test_report_items():
     from ctlcc.plots import crosscheck as plots
 
     items = list(plots.report_items())
-    assert [type(i) for i in items] == [ReportTable, ReportTable, ReportFigure]
+    assert [type(i) for i in items] == [ReportTable, ReportTable, ReportFigure, ReportFigure]
     assert items[0].rows and all(len(r) == len(items[0].columns) for r in items[0].rows)

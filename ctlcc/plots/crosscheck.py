@@ -11,7 +11,8 @@ import numpy as np
 
 from . import ReportFigure, ReportTable, get_axes, new_figure
 
-__all__ = ["plot_reno_vs_formulas", "summary_table", "detail_table", "report_items"]
+__all__ = ["plot_reno_vs_formulas", "plot_stpd_decay", "summary_table", "detail_table",
+           "report_items"]
 
 
 def plot_reno_vs_formulas(sqrt_check, pftk_check, ax=None, sqrt_beyond=None):
@@ -56,6 +57,51 @@ def plot_reno_vs_formulas(sqrt_check, pftk_check, ax=None, sqrt_beyond=None):
     ax.set_title("Reno under Bernoulli loss: Mathis vs PFTK vs packets\n"
                  "(thesis Fig. 4.7 path, 1.5 Mb/s, 80 ms)")
     ax.legend(fontsize="small")
+    ax.grid(True, which="both", alpha=0.3)
+    return ax
+
+
+def plot_stpd_decay(per_rtt_check, per_slot_check, ax=None):
+    """ST-PD's simulated window transient against both loop models.
+
+    Parameters
+    ----------
+    per_rtt_check, per_slot_check : ctlcc.crosscheck.CrossCheck
+        :func:`~ctlcc.crosscheck.stpd_decay` with ``model="per_rtt"`` and
+        ``"per_slot"`` (same runs).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = get_axes(ax)
+    curves = per_rtt_check.parameters["curves"]
+    for i, (rounds, distance, mask, intercept) in enumerate(curves):
+        color = f"C{i}"
+        label = per_rtt_check.labels[i]
+        ax.semilogy(rounds, np.maximum(distance, 1e-2), color=color, lw=1,
+                    label=f"packets: {label}")
+        if not np.isfinite(intercept):
+            continue
+        k = rounds[mask]
+        start = np.exp(intercept + np.log(per_rtt_check.measured[i]) * k[0])
+        span = np.linspace(k[0], min(k[0] + 150, rounds[-1]), 50)
+        ax.semilogy(span, start * per_rtt_check.predicted[i] ** (span - k[0]), "--",
+                    color=color, label=f"per-RTT loop, r = {per_rtt_check.predicted[i]:.3f}")
+        grow = np.linspace(k[0], k[0] + np.log(100.0 / start)
+                           / np.log(per_slot_check.predicted[i]), 20)
+        ax.semilogy(grow, start * per_slot_check.predicted[i] ** (grow - k[0]), ":",
+                    color=color, lw=3, zorder=5,
+                    label=f"per-slot loop, r^m = {per_slot_check.predicted[i]:.2f}")
+    ax.set_ylim(1e-1, 1e2)
+    ax.set_xlim(0, 200)
+    ax.set_xlabel("round trips (sender's count) [1]")
+    ax.set_ylabel("|window - final window| [packets]")
+    kp, kd = per_rtt_check.parameters["gains"]
+    ax.set_title(f"ST-PD transient (kp={kp}, kd={kd}): packets vs loop models\n"
+                 "(thesis 002 eqs. 3.5, 4.1-4.11; Fig. 3.7 and 4.7 paths)")
+    ax.legend(fontsize="x-small")
     ax.grid(True, which="both", alpha=0.3)
     return ax
 
@@ -131,4 +177,13 @@ def report_items():
         "Bernoulli loss p on the wireless hop) over 3 seeds of 60 s, against the square-root "
         "law (Mathis et al. 1997, 004 eq. 1) and the PFTK full model (Padhye et al. 1998 "
         "eq. 31) evaluated at the runs' mean RTT, T0 = 1 s; shaded: the tolerances.",
+        figure)
+    figure, ax = new_figure(figsize=(7.0, 5.0))
+    plot_stpd_decay(by_name["stpd_decay_per_rtt"], by_name["stpd_decay_per_slot"], ax=ax)
+    yield ReportFigure(
+        "crosscheck_stpd_decay_per_rtt_vs_per_slot",
+        "ST-PD started 10 packets above the BDP (100-packet buffer, no loss, thesis gains "
+        "kp = 0.033, kd = 0.368): distance of the simulated window to its final value per "
+        "round trip, with the decay the per-RTT loop predicts (dashed) and the growth of the "
+        "thesis's per-slot loop at m = BDP (dotted, unstable).",
         figure)
