@@ -9,6 +9,7 @@ formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 """
 
 from . import analysis, bounds, errors, laws, sim
+from . import crosscheck
 from .analysis import (
     LossResponse,
     SlotScale,
@@ -35,6 +36,7 @@ __all__ = [
     "errors",
     "laws",
     "sim",
+    "crosscheck",
     "CtlccError",
     "ParameterError",
     "UnstableLoopError",

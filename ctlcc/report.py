@@ -21,8 +21,10 @@ SECTIONS = (
     ("stpd", "ctlcc.plots.stpd", "ST-PD TCP: z-domain closed loop (thesis 002, §4.3)"),
     ("bounds", "ctlcc.plots.bounds", "Closed-form throughput bounds: Mathis, PFTK/TFRC, IFTP, CBRAA (003, 004)"),
     ("primo", "ctlcc.plots.primo", "Primo: regime loops, limit cycle and sharing (paper 001, §III)"),
-    ("fluid", "ctlcc.plots.fluid", "Fluid model: Reno (Hollot et al.), ST-PD and Primo"),
     ("fuzzy", "ctlcc.plots.fuzzy", "ST-PD TCP: fuzzy gain supervisor and where the self-tuned loop is stable (thesis 002, §3.4.3.2)"),
+    ("fluid", "ctlcc.plots.fluid", "Fluid model: Reno (Hollot et al.), ST-PD and Primo"),
+    ("sim", "ctlcc.plots.sim", "Packet-level simulator: Reno/Vegas traces and presets"),
+    ("crosscheck", "ctlcc.plots.crosscheck", "Cross-checks: analytic predictions vs the packet simulator"),
 )
 
 

@@ -1,6 +1,15 @@
 # ctlcc.sim - fluid model and packet-level discrete-event mini-simulator
-"""Simulators that act as independent witnesses of the analytic claims."""
+"""Simulators that act as independent witnesses of the analytic claims.
 
-from . import fluid
+* :mod:`ctlcc.sim.scenarios` - topologies and the papers' setups
+  (:func:`~ctlcc.sim.scenarios.preset`);
+* :func:`run` - the packet-level discrete-event engine
+  (:mod:`ctlcc.sim.engine`), returning a :class:`SimResult`;
+* :mod:`ctlcc.sim.fluid` - the batched delay-differential fluid model.
+"""
 
-__all__ = ["fluid"]
+from . import engine, fluid, scenarios
+from .engine import FlowStats, QueueStats, SimResult, Traces, jain_index, primo_criteria, run
+
+__all__ = ["engine", "fluid", "scenarios", "run", "SimResult", "FlowStats", "QueueStats",
+           "Traces", "jain_index", "primo_criteria"]

@@ -1,0 +1,879 @@
+# ctlcc.sim.scenarios - topologies and the papers' simulation setups
+"""Scenarios for the packet engine: links, flows and the papers' presets.
+
+A :class:`Scenario` is a frozen description of a network - nodes joined by
+duplex point-to-point :class:`Link` s with a drop-tail FIFO of a given
+packet capacity in each direction - and the :class:`Flow` s that cross it.
+Everything the engine does is determined by these fields, so the ns-3
+comparison (:mod:`ctlcc.sim.ns3`) configures ns-3 from the same objects.
+
+Conventions every field follows (SI inside, bytes only at the edges):
+
+* rates in bit/s, delays in s, buffers in packets, times in s;
+* a link's ``buffer`` is the waiting room of each direction's queue and
+  does **not** count the packet being serialised (ns-3's
+  ``DropTailQueue<Packet>`` on a ``PointToPointNetDevice`` behaves the same:
+  at most ``buffer + 1`` packets are in a direction at once);
+* a link's ``loss`` model acts on the ``a -> b`` direction only (data
+  direction); packets are lost at the far end, after using the link
+  (ns-3's receive error model on the far device);
+* a data packet is ``payload_bytes + header_bytes`` on the wire, an ACK
+  ``ack_bytes``; the defaults (1000 + 54, 54) are ns-3.44's sizes with
+  timestamps and PPP framing.  The thesis' ns-2 runs put 1000 bytes on
+  the wire: pass ``header_bytes=0`` to reproduce that.
+
+Builders: :func:`single_bottleneck`, :func:`dumbbell`, :func:`parking_lot`;
+named setups of the papers: :func:`preset` (see :data:`PRESETS`).
+"""
+
+import math
+from dataclasses import dataclass, field, replace
+
+from .._validation import (
+    check_choice,
+    check_interval,
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+)
+from ..errors import ParameterError
+from ..laws.primo import PrimoParams
+
+__all__ = [
+    "PROTOCOLS",
+    "Bernoulli",
+    "GilbertElliott",
+    "PacketList",
+    "Link",
+    "Flow",
+    "TcpOptions",
+    "Scenario",
+    "single_bottleneck",
+    "dumbbell",
+    "parking_lot",
+    "preset",
+    "PRESETS",
+    "thesis_fig3_7_sufficient",
+    "thesis_fig3_7_insufficient",
+    "thesis_fig3_14",
+    "thesis_fig3_18",
+    "thesis_fig4_7",
+    "thesis_fig4_18",
+    "sttp_fig3",
+    "primo_fig1_top",
+    "primo_fig1_bottom",
+    "cbraa_fig2",
+]
+
+#: Sender algorithms the engine runs ("cbr" and "poisson" are open-loop
+#: sources without ACKs, used to check the engine against queueing theory).
+PROTOCOLS = ("reno", "newreno", "tahoe", "vegas", "stpd", "primo", "cbr", "poisson")
+
+#: Default buffer of access and egress links: large, so that only the
+#: bottleneck queues drop. [packets]
+ACCESS_BUFFER = 1000
+
+
+@dataclass(frozen=True)
+class Bernoulli:
+    """Independent per-packet loss with probability ``p``.
+
+    Attributes
+    ----------
+    p : float
+        Packet-error probability, in [0, 1). [1]
+
+    Examples
+    --------
+    >>> Bernoulli(0.01).mean_loss
+    0.01
+    """
+
+    p: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "p", check_interval("loss p", self.p, 0.0, 1.0, closed="left"))
+
+    @property
+    def mean_loss(self):
+        """Long-run fraction of packets lost. [1]"""
+        return self.p
+
+
+@dataclass(frozen=True)
+class GilbertElliott:
+    """Two-state bursty loss with exponential sojourns (thesis §4.4.1.2).
+
+    The link alternates between a good state and a bad state; the time
+    spent in each is exponentially distributed with the given mean, and a
+    packet crossing the link is lost with the probability of the state the
+    link is in when the packet reaches its far end.
+
+    Attributes
+    ----------
+    mean_good : float
+        Mean sojourn in the good (error-free) state S0. [s]
+    mean_bad : float
+        Mean sojourn in the bad (error) state S1. [s]
+    loss_good : float
+        Loss probability in the good state, in [0, 1). [1]
+    loss_bad : float
+        Loss probability in the bad state, in [0, 1]. [1]
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, §4.4.1.2 (two states, exponential
+    durations; Fig. 4.13: mean burst 8 packets, overall error ratio 1e-2).
+
+    Examples
+    --------
+    Fig. 4.13's channel on a 1.5 Mb/s link (1000-byte packets, 1/187.5 s
+    each): bursts of 8 packets, 1 % of packets lost overall:
+
+    >>> ge = GilbertElliott.from_burst(8, 0.01, packet_time=1 / 187.5)
+    >>> round(ge.mean_loss, 6)
+    0.01
+    """
+
+    mean_good: float
+    mean_bad: float
+    loss_good: float = 0.0
+    loss_bad: float = 1.0
+
+    def __post_init__(self):
+        check_positive("mean_good", self.mean_good)
+        check_positive("mean_bad", self.mean_bad)
+        check_interval("loss_good", self.loss_good, 0.0, 1.0, closed="left")
+        check_interval("loss_bad", self.loss_bad, 0.0, 1.0, closed="both")
+
+    @property
+    def pi_bad(self):
+        """Stationary probability of the bad state. [1]"""
+        return self.mean_bad / (self.mean_good + self.mean_bad)
+
+    @property
+    def mean_loss(self):
+        """Long-run loss probability pi_good*loss_good + pi_bad*loss_bad. [1]"""
+        return (1 - self.pi_bad) * self.loss_good + self.pi_bad * self.loss_bad
+
+    @classmethod
+    def from_burst(cls, mean_burst_packets, loss_ratio, packet_time):
+        """Channel with a mean burst length and an overall loss ratio.
+
+        Parameters
+        ----------
+        mean_burst_packets : float
+            Mean number of consecutive packets lost in a burst (link kept
+            busy). [packets]
+        loss_ratio : float
+            Overall packet error ratio, in (0, 1). [1]
+        packet_time : float
+            Serialisation time of one packet on the link. [s]
+        """
+        check_positive("mean_burst_packets", mean_burst_packets)
+        check_interval("loss_ratio", loss_ratio, 0.0, 1.0)
+        check_positive("packet_time", packet_time)
+        mean_bad = mean_burst_packets * packet_time
+        mean_good = mean_bad * (1 - loss_ratio) / loss_ratio
+        return cls(mean_good=mean_good, mean_bad=mean_bad)
+
+
+@dataclass(frozen=True)
+class PacketList:
+    """Lose the listed packets, counted in the order they cross the link.
+
+    Attributes
+    ----------
+    indices : tuple of int
+        1-based indices of the data packets to lose (the thesis' Fig. 4.18
+        run loses "the 2000th and the 2001st packet"). [packets]
+    """
+
+    indices: tuple
+
+    def __post_init__(self):
+        values = tuple(sorted(check_positive_int("indices", i) for i in self.indices))
+        object.__setattr__(self, "indices", values)
+
+
+@dataclass(frozen=True)
+class Link:
+    """A duplex point-to-point link between nodes ``a`` and ``b``.
+
+    Attributes
+    ----------
+    a, b : str
+        Node names; ``a -> b`` is the data direction.
+    rate : float
+        Transmission rate of each direction. [bit/s]
+    delay : float
+        One-way propagation delay. [s]
+    buffer : int
+        Waiting room of each direction's drop-tail FIFO, not counting the
+        packet being transmitted, >= 1. [packets]
+    loss : Bernoulli, GilbertElliott, PacketList or None
+        Loss on the ``a -> b`` direction (None: lossless).
+    """
+
+    a: str
+    b: str
+    rate: float
+    delay: float
+    buffer: int = ACCESS_BUFFER
+    loss: object = None
+
+    def __post_init__(self):
+        check_positive("rate", self.rate)
+        check_positive("delay", self.delay)
+        object.__setattr__(self, "buffer", _check_buffer(self.buffer))
+        object.__setattr__(self, "loss", _as_loss(self.loss))
+        if self.a == self.b:
+            raise ParameterError(f"link endpoints must differ, got {self.a!r} twice")
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A long-lived (greedy) transfer along a path of nodes.
+
+    Attributes
+    ----------
+    path : tuple of str
+        Nodes from source to destination; ACKs return along the reverse.
+    protocol : str
+        One of :data:`PROTOCOLS`.
+    start : float
+        Time the sender starts, >= 0. [s]
+    stop : float
+        Time the sender stops transmitting (new data and retransmissions),
+        > start; ``inf`` for the whole run. [s]
+    name : str, optional
+        Label used in results (default "flow<i>").
+    stpd_gains : tuple (kp, kd) or callable
+        ST-PD PD gains: fixed, or ``gains(bdp) -> (kp, kd)`` called once
+        per round trip with the sender's bandwidth-delay estimate
+        S(n)*RTT_min [packets] (the fuzzy supervisor's input, §3.4.3.2).
+        Default (0.368, 0.033): the averaged gains as printed in thesis
+        §4.3.3.  (README "Findings": the printed poles belong to the swapped
+        pair in the per-slot loop; in this per-round-trip window loop,
+        z^2 - (1 - kp - kd) z - kd, both pairs are stable.)  Fixed gains
+        grow the window by about kp packets per round trip while the queue
+        is empty, which is slow on long paths (the thesis' fuzzy supervisor
+        raises the gains with the BDP): pass a callable there.
+    primo : PrimoParams
+        Primo's parameters (used when protocol == "primo").
+    rate : float or None
+        Sending rate of the open-loop sources "cbr" and "poisson", > 0
+        (required for them, ignored otherwise). [packets/s]
+    """
+
+    path: tuple
+    protocol: str = "reno"
+    start: float = 0.0
+    stop: float = math.inf
+    name: str = None
+    stpd_gains: object = (0.368, 0.033)
+    primo: PrimoParams = field(default_factory=PrimoParams)
+    rate: float = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "path", tuple(self.path))
+        if self.protocol in ("cbr", "poisson"):
+            if self.rate is None:
+                raise ParameterError(f"rate [packets/s] is required for protocol {self.protocol!r}")
+            check_positive("rate", self.rate)
+        if len(self.path) < 2:
+            raise ParameterError(f"path must name at least two nodes, got {self.path!r}")
+        check_choice("protocol", self.protocol, PROTOCOLS)
+        check_nonnegative("start", self.start)
+        if not (self.stop > self.start):
+            raise ParameterError(
+                f"stop must be > start (a flow cannot stop before it starts); "
+                f"got start={self.start!r}, stop={self.stop!r}")
+        if not callable(self.stpd_gains):
+            kp, kd = self.stpd_gains
+            check_nonnegative("kp", kp)
+            check_nonnegative("kd", kd)
+
+
+@dataclass(frozen=True)
+class TcpOptions:
+    """Sender options shared by every window-based flow of a scenario.
+
+    Attributes
+    ----------
+    initial_window : int
+        Initial congestion window, >= 1 (ns-2 and RFC 2581: 1; ns-3.44: 10).
+        [packets]
+    min_rto : float
+        Lower bound of the retransmission timeout (RFC 6298 (2.4): 1 s;
+        ns-3.44 default 1 s). [s]
+    initial_rto : float
+        RTO before the first RTT sample (RFC 6298 (2.1): 1 s). [s]
+    max_rto : float
+        Upper bound of the backed-off RTO (RFC 6298 (2.5): >= 60 s). [s]
+    max_window : int
+        Receiver window: ceiling of every congestion window and initial
+        slow-start threshold. [packets]
+    dupack_threshold : int
+        Duplicate ACKs that trigger fast retransmit (RFC 5681: 3). [packets]
+    vegas_alpha, vegas_beta, vegas_gamma : float
+        TCP Vegas thresholds on the queued-packet estimate diff (Brakmo &
+        Peterson; alpha=1, beta=3, gamma=1). [packets]
+    limited_transmit : bool
+        RFC 3042: send one new segment on each of the first two duplicate
+        ACKs (off, as in ns-2's Reno; ns-3.44 turns it on by default).
+    """
+
+    initial_window: int = 1
+    min_rto: float = 1.0
+    initial_rto: float = 1.0
+    max_rto: float = 60.0
+    max_window: int = 4096
+    dupack_threshold: int = 3
+    vegas_alpha: float = 1.0
+    vegas_beta: float = 3.0
+    vegas_gamma: float = 1.0
+    limited_transmit: bool = False
+
+    def __post_init__(self):
+        check_positive_int("initial_window", self.initial_window)
+        check_positive("min_rto", self.min_rto)
+        check_positive("initial_rto", self.initial_rto)
+        check_positive("max_rto", self.max_rto)
+        check_positive_int("max_window", self.max_window)
+        check_positive_int("dupack_threshold", self.dupack_threshold)
+        if self.initial_window > self.max_window:
+            raise ParameterError(
+                f"initial_window must be <= max_window={self.max_window}, got {self.initial_window}")
+        if not (0 <= self.vegas_alpha <= self.vegas_beta):
+            raise ParameterError(
+                f"vegas thresholds must satisfy 0 <= alpha <= beta; got "
+                f"alpha={self.vegas_alpha}, beta={self.vegas_beta}")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A network, its flows and the queues to report.
+
+    Attributes
+    ----------
+    name : str
+    links : tuple of Link
+    flows : tuple of Flow
+    bottlenecks : tuple of (str, str)
+        Directed queues (``(a, b)`` = the queue feeding a -> b) reported in
+        ``SimResult.queues`` and the traces.
+    payload_bytes : int
+        Payload of a data packet (application bytes). [bytes]
+    header_bytes : int
+        Headers added on the wire to each data packet. [bytes]
+    ack_bytes : int
+        Size of an ACK on the wire. [bytes]
+    tcp : TcpOptions
+    description : str
+        What the scenario reproduces, with its source.
+    """
+
+    name: str
+    links: tuple
+    flows: tuple
+    bottlenecks: tuple = ()
+    payload_bytes: int = 1000
+    header_bytes: int = 54
+    ack_bytes: int = 54
+    tcp: TcpOptions = field(default_factory=TcpOptions)
+    description: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "links", tuple(self.links))
+        object.__setattr__(self, "flows", tuple(self.flows))
+        object.__setattr__(self, "bottlenecks", tuple(tuple(b) for b in self.bottlenecks))
+        check_positive_int("payload_bytes", self.payload_bytes)
+        if isinstance(self.header_bytes, bool) or int(self.header_bytes) != self.header_bytes \
+                or self.header_bytes < 0:
+            raise ParameterError(f"header_bytes must be an integer >= 0, got {self.header_bytes!r}")
+        check_positive_int("ack_bytes", self.ack_bytes)
+        if not self.flows:
+            raise ParameterError("flows must hold at least one Flow")
+        directed = self.channels()
+        for flow in self.flows:
+            for hop in zip(flow.path[:-1], flow.path[1:]):
+                if hop not in directed:
+                    raise ParameterError(
+                        f"flow path {flow.path!r} uses {hop[0]}->{hop[1]}, which no link joins")
+        for queue in self.bottlenecks:
+            if queue not in directed:
+                raise ParameterError(f"bottleneck {queue!r} is not a link direction")
+
+    def channels(self):
+        """Directed channels ``{(a, b): (link, forward)}`` of the network."""
+        out = {}
+        for link in self.links:
+            for key, forward in (((link.a, link.b), True), ((link.b, link.a), False)):
+                if key in out:
+                    raise ParameterError(f"two links join {key[0]} and {key[1]}")
+                out[key] = (link, forward)
+        return out
+
+    @property
+    def data_bits(self):
+        """Size of a data packet on the wire. [bit]"""
+        return 8 * (self.payload_bytes + self.header_bytes)
+
+    @property
+    def payload_fraction(self):
+        """Payload share of a data packet on the wire. [1]"""
+        return self.payload_bytes / (self.payload_bytes + self.header_bytes)
+
+    def with_flows(self, **changes):
+        """Copy with every flow changed by ``dataclasses.replace(**changes)``."""
+        return replace(self, flows=tuple(replace(f, **changes) for f in self.flows))
+
+
+def single_bottleneck(access_rate=10e6, access_delay=0.2e-3, bottleneck_rate=1.5e6,
+                      bottleneck_delay=20e-3, buffer=14, loss=None, protocol="reno", n=1,
+                      start=0.0, stop=math.inf, access_buffer=ACCESS_BUFFER, name=None,
+                      **scenario_options):
+    """Sources S -> router R -> destination D (thesis Fig. 3.7 layout).
+
+    Parameters
+    ----------
+    access_rate, bottleneck_rate : float
+        Rates of S-R and R-D. [bit/s]
+    access_delay, bottleneck_delay : float
+        Propagation delays of S-R and R-D. [s]
+    buffer : int
+        Waiting room of R's queue towards D. [packets]
+    loss : float, loss model or None
+        Loss on R -> D (a float is a Bernoulli probability).
+    protocol : str
+        One of :data:`PROTOCOLS`, for every flow.
+    n : int
+        Number of flows sharing the path. [1]
+    start, stop : float or sequence
+        Start and stop times, one per flow or shared. [s]
+    access_buffer : int
+        Waiting room of the S -> R queue. [packets]
+    **scenario_options
+        Passed to :class:`Scenario` (payload_bytes, header_bytes, tcp, ...).
+
+    Returns
+    -------
+    Scenario
+
+    Examples
+    --------
+    >>> s = single_bottleneck(buffer=4)
+    >>> [(l.a, l.b, l.rate, l.buffer) for l in s.links]
+    [('S', 'R', 10000000.0, 1000), ('R', 'D', 1500000.0, 4)]
+    """
+    n = check_positive_int("n", n)
+    links = (Link("S", "R", access_rate, access_delay, access_buffer),
+             Link("R", "D", bottleneck_rate, bottleneck_delay, buffer, loss))
+    starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
+    flows = tuple(Flow(("S", "R", "D"), protocol, starts[i], stops[i], name=f"flow{i}")
+                  for i in range(n))
+    return Scenario(name or "single_bottleneck", links, flows, (("R", "D"),), **scenario_options)
+
+
+def dumbbell(n, access_rate=10e6, access_delay=1e-3, bottleneck_rate=2e6,
+             bottleneck_delay=4e-3, buffer=128, loss=None, protocol="reno", start=0.0,
+             stop=math.inf, egress_delay=None, access_buffer=ACCESS_BUFFER, name=None,
+             **scenario_options):
+    """n sources S<i> -> router A -> router B -> destinations D<i>.
+
+    Defaults are STTP's Fig. 3 (10 Mb/s 1 ms access and egress, 2 Mb/s 4 ms
+    backbone, 128-packet queues), the issue's 10-50 flow benchmark.
+
+    Parameters
+    ----------
+    n : int
+        Number of source/destination pairs. [1]
+    access_rate : float
+        Rate of every S<i>-A and B-D<i> link. [bit/s]
+    access_delay : float or sequence
+        Delay of S<i>-A, one per flow or shared (heterogeneous RTTs). [s]
+    bottleneck_rate, bottleneck_delay : float
+        The A-B link. [bit/s], [s]
+    buffer : int
+        Waiting room of A's queue towards B. [packets]
+    loss : float, loss model or None
+        Loss on A -> B.
+    protocol : str or sequence of str
+        Per flow or shared.
+    start, stop : float or sequence
+        Per flow or shared. [s]
+    egress_delay : float or sequence, optional
+        Delay of B-D<i> (default: access_delay). [s]
+    access_buffer : int
+        Waiting room of every other queue. [packets]
+
+    Returns
+    -------
+    Scenario
+
+    Examples
+    --------
+    >>> s = dumbbell(3)
+    >>> len(s.flows), s.bottlenecks
+    (3, (('A', 'B'),))
+    """
+    n = check_positive_int("n", n)
+    access = _per_flow("access_delay", access_delay, n)
+    egress = access if egress_delay is None else _per_flow("egress_delay", egress_delay, n)
+    protocols = _per_flow("protocol", protocol, n)
+    starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
+    links = [Link("A", "B", bottleneck_rate, bottleneck_delay, buffer, loss)]
+    flows = []
+    for i in range(n):
+        links.append(Link(f"S{i}", "A", access_rate, access[i], access_buffer))
+        links.append(Link("B", f"D{i}", access_rate, egress[i], access_buffer))
+        flows.append(Flow((f"S{i}", "A", "B", f"D{i}"), protocols[i], starts[i], stops[i],
+                          name=f"flow{i}"))
+    return Scenario(name or f"dumbbell{n}", tuple(links), tuple(flows), (("A", "B"),),
+                    **scenario_options)
+
+
+def parking_lot(hops=3, routes=None, router_rate=2e6, router_delay=10e-3, buffer=30,
+                access_rate=10e6, access_delay=1e-3, protocol="reno", start=0.0,
+                stop=math.inf, loss=None, access_buffer=ACCESS_BUFFER, name=None,
+                **scenario_options):
+    """Routers R0 - R1 - ... - R<hops> in a chain, flows over sub-chains.
+
+    Parameters
+    ----------
+    hops : int
+        Number of router-to-router links (each a potential bottleneck). [1]
+    routes : sequence of (first, last), optional
+        For each flow, the routers where it enters and leaves the chain
+        (``0 <= first < last <= hops``).  Default: one long flow over the
+        whole chain plus one cross flow per hop.
+    router_rate, router_delay : float or sequence
+        Router-to-router links, per hop or shared. [bit/s], [s]
+    buffer : int or sequence
+        Waiting room of each router's queue along the chain. [packets]
+    access_rate, access_delay : float
+        Every source and destination link. [bit/s], [s]
+    protocol, start, stop : per flow or shared
+    loss : float, loss model or None
+        Loss on the last router link.
+
+    Returns
+    -------
+    Scenario
+
+    Examples
+    --------
+    >>> s = parking_lot(2)
+    >>> [f.path for f in s.flows]
+    [('S0', 'R0', 'R1', 'R2', 'D0'), ('S1', 'R0', 'R1', 'D1'), ('S2', 'R1', 'R2', 'D2')]
+    """
+    hops = check_positive_int("hops", hops)
+    if routes is None:
+        routes = [(0, hops)] + [(i, i + 1) for i in range(hops)]
+    routes = [tuple(r) for r in routes]
+    for first, last in routes:
+        if not (0 <= first < last <= hops):
+            raise ParameterError(f"routes must satisfy 0 <= first < last <= hops={hops}, "
+                                 f"got {(first, last)!r}")
+    n = len(routes)
+    rates, delays = _per_flow("router_rate", router_rate, hops), _per_flow(
+        "router_delay", router_delay, hops)
+    buffers = _per_flow("buffer", buffer, hops)
+    protocols = _per_flow("protocol", protocol, n)
+    starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
+    links = [Link(f"R{i}", f"R{i + 1}", rates[i], delays[i], buffers[i],
+                  loss if i == hops - 1 else None) for i in range(hops)]
+    flows = []
+    for i, (first, last) in enumerate(routes):
+        links.append(Link(f"S{i}", f"R{first}", access_rate, access_delay, access_buffer))
+        links.append(Link(f"R{last}", f"D{i}", access_rate, access_delay, access_buffer))
+        path = (f"S{i}",) + tuple(f"R{k}" for k in range(first, last + 1)) + (f"D{i}",)
+        flows.append(Flow(path, protocols[i], starts[i], stops[i], name=f"flow{i}"))
+    bottlenecks = tuple((f"R{i}", f"R{i + 1}") for i in range(hops))
+    return Scenario(name or f"parking_lot{hops}", tuple(links), tuple(flows), bottlenecks,
+                    **scenario_options)
+
+
+# --- the papers' setups ---------------------------------------------------------------
+
+def thesis_fig3_7_sufficient(protocol="reno", loss=None, buffer=14, n=1, **options):
+    """Thesis Fig. 3.7, sufficient buffer: S-R 10 Mb/s 0.2 ms, R-D 1.5 Mb/s 20 ms.
+
+    One greedy 1000-byte flow for 30 s; R buffers 14 packets, more than the
+    path's bandwidth-RTT_min product of about 9 packets (§3.5.1,
+    §3.5.1.1: "node R can buffer 14 packets").
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, §3.5.1, Fig. 3.7, Figs. 3.8-3.10.
+    """
+    return single_bottleneck(10e6, 0.2e-3, 1.5e6, 20e-3, buffer, loss, protocol, n,
+                             name="thesis_fig3_7_sufficient",
+                             description="thesis 002 §3.5.1.1 Fig. 3.7, sufficient buffer",
+                             **options)
+
+
+def thesis_fig3_7_insufficient(protocol="reno", loss=None, buffer=4, n=1, **options):
+    """Thesis Fig. 3.7, insufficient buffer: R buffers 4 packets (< BDP of ~9).
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, §3.5.1.2, Fig. 3.7, Figs. 3.11-3.13.
+    """
+    return single_bottleneck(10e6, 0.2e-3, 1.5e6, 20e-3, buffer, loss, protocol, n,
+                             name="thesis_fig3_7_insufficient",
+                             description="thesis 002 §3.5.1.2 Fig. 3.7, insufficient buffer",
+                             **options)
+
+
+def thesis_fig3_14(protocol="reno", loss=None, buffer=20, n=3, **options):
+    """Thesis Fig. 3.14: three flows over a fixed 1.5 Mb/s 20 ms bottleneck.
+
+    Sources reach R1 over 10 Mb/s 3 ms links, R1-R2 is 1.5 Mb/s 20 ms with a
+    20-packet buffer, R2 reaches the destinations over 10 Mb/s 2 ms.  Flow
+    i starts at 12 i s and stops at 12 i + 36 s (0-36, 12-48, 24-60 s).
+    The OCR'd figure gives only the three link labels; which access link
+    has 3 ms and which 2 ms is our reading (sources 3 ms, sinks 2 ms).
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, §3.5.2.1, Fig. 3.14, Figs. 3.15-3.17.
+    """
+    n = check_positive_int("n", n)
+    scenario = dumbbell(n, 10e6, 3e-3, 1.5e6, 20e-3, buffer, loss, protocol,
+                        start=[12.0 * i for i in range(n)],
+                        stop=[12.0 * i + 36.0 for i in range(n)], egress_delay=2e-3,
+                        name="thesis_fig3_14",
+                        description="thesis 002 §3.5.2.1 Fig. 3.14", **options)
+    return _rename_routers(scenario, {"A": "R1", "B": "R2"})
+
+
+def thesis_fig3_18(protocol="reno", loss=None, buffer=20, **options):
+    """Thesis Fig. 3.18: a moving bottleneck over R1-R2-R3.
+
+    S1 -> R1 (10 Mb/s 0.2 ms) -> R2 (1.5 Mb/s 10 ms) -> R3 (1.5 Mb/s 8 ms)
+    -> D1 (10 Mb/s 0.3 ms), 0-60 s.  S2 enters R1 over 45 Mb/s 0.6 ms ("a
+    much higher capacity than that of S1D1") and leaves R2 over 10 Mb/s
+    0.3 ms, 15-30 s.  S3 enters R2 over 384 kb/s 5 ms ("a quarter of a T1
+    circuit") and leaves R3 over 10 Mb/s 0.3 ms, 45-60 s, so S1's
+    bottleneck moves from R1 to R2.  R1 and R2 buffer 20 packets.  The OCR
+    keeps the labels, not the drawing; this placement follows §3.5.2.2's
+    text (which 0.3 ms 10 Mb/s label is which exit is immaterial).
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, §3.5.2.2, Fig. 3.18, Figs. 3.19-3.20.
+    """
+    links = (
+        Link("S1", "R1", 10e6, 0.2e-3), Link("R1", "R2", 1.5e6, 10e-3, buffer),
+        Link("R2", "R3", 1.5e6, 8e-3, buffer, loss), Link("R3", "D1", 10e6, 0.3e-3),
+        Link("S2", "R1", 45e6, 0.6e-3), Link("R2", "D2", 10e6, 0.3e-3),
+        Link("S3", "R2", 384e3, 5e-3), Link("R3", "D3", 10e6, 0.3e-3),
+    )
+    flows = (Flow(("S1", "R1", "R2", "R3", "D1"), protocol, 0.0, 60.0, name="S1D1"),
+             Flow(("S2", "R1", "R2", "D2"), protocol, 15.0, 30.0, name="S2D2"),
+             Flow(("S3", "R2", "R3", "D3"), protocol, 45.0, 60.0, name="S3D3"))
+    return Scenario("thesis_fig3_18", links, flows, (("R1", "R2"), ("R2", "R3")),
+                    description="thesis 002 §3.5.2.2 Fig. 3.18", **options)
+
+
+def thesis_fig4_7(protocol="reno", loss=None, buffer=30, n=1, **options):
+    """Thesis Fig. 4.7: wired 10 Mb/s 0.1 ms then wireless 1.5 Mb/s 80 ms.
+
+    R buffers 30 packets; ``loss`` is the wireless link's packet
+    transmission error (uniform, §4.4.1.1, 1e-4 ... 1e-1 in Fig. 4.8; or a
+    :class:`GilbertElliott` channel, §4.4.1.2).  BDP about 31 packets.
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, §4.4.1, Fig. 4.7, Figs. 4.8-4.17.
+    """
+    return single_bottleneck(10e6, 0.1e-3, 1.5e6, 80e-3, buffer, loss, protocol, n,
+                             name="thesis_fig4_7", description="thesis 002 §4.4.1 Fig. 4.7",
+                             **options)
+
+
+def thesis_fig4_18(protocol="reno", loss=None, buffer=100, n=1, **options):
+    """Thesis Fig. 4.18: LAN - GEO satellite T1 (1.5 Mb/s 250 ms) - LAN.
+
+    10 Mb/s 0.2 ms, 1.5 Mb/s 250 ms, 10 Mb/s 0.2 ms; 60 s transfers; one
+    error burst corrupts the 2000th and 2001st packets on the satellite
+    link (default ``loss``).  Neither the buffer nor the window limit is
+    printed.  Reno's window is "cut by half twice to around 33" (§4.4.2),
+    so it stood near 4 x 33 = 132 packets: we cap the window there
+    (``TcpOptions(max_window=132)`` unless ``tcp=`` is given) and buffer
+    100 packets, so that only the burst loses packets (window - BDP of ~94
+    = 38 packets queued at most).  With RFC 5681's FlightSize halving our
+    Reno then times out on the second loss instead of halving twice (ns-2
+    halves cwnd itself); see the report.
+
+    References
+    ----------
+    thesis 002_bd014ea59e1383a2, §4.4.2, Fig. 4.18, Figs. 4.19-4.21.
+    """
+    n = check_positive_int("n", n)
+    loss = PacketList((2000, 2001)) if loss is None else loss
+    options.setdefault("tcp", TcpOptions(max_window=132))
+    links = (Link("S", "R1", 10e6, 0.2e-3), Link("R1", "R2", 1.5e6, 250e-3, buffer, loss),
+             Link("R2", "D", 10e6, 0.2e-3))
+    flows = tuple(Flow(("S", "R1", "R2", "D"), protocol, 0.0, 60.0, name=f"flow{i}")
+                  for i in range(n))
+    return Scenario("thesis_fig4_18", links, flows, (("R1", "R2"),),
+                    description="thesis 002 §4.4.2 Fig. 4.18", **options)
+
+
+def sttp_fig3(protocol="reno", loss=None, buffer=128, n=10, **options):
+    """STTP Fig. 3: n sources, 10 Mb/s 1 ms access, 2 Mb/s 4 ms backbone.
+
+    Every queue holds 128 packets of 1000 bytes; destinations hang off
+    router b over 10 Mb/s 1 ms.  The paper varies n; we default to 10.
+
+    References
+    ----------
+    Wade, Kara, Dew, STTP (000_0c3e0ce2556a2a71), §IV, Fig. 3.
+    """
+    return dumbbell(n, 10e6, 1e-3, 2e6, 4e-3, buffer, loss, protocol, access_buffer=128,
+                    name="sttp_fig3", description="STTP 000 §IV Fig. 3", **options)
+
+
+def primo_fig1_top(protocol="primo", loss=None, buffer=30, n=2, **options):
+    """Primo Fig. 1-top: two sources share R1-R2 (queues of 30 packets).
+
+    Access and exit links 10 Mb/s 1 ms, shared link 2 Mb/s 10 ms: the
+    no-congestion RTT is 24 ms as §IV-B states for source 1 (2 x (1 + 10 +
+    1) ms).  The default shared bandwidth is not printed (it is varied from
+    1 to 16 Mb/s); 2 Mb/s (a 10 % input/output ratio) is our choice.
+
+    References
+    ----------
+    Chatté, Ducourthial, Niculescu (001_adc93c9d0a027d91), §IV-A/B, Fig. 1.
+    """
+    scenario = dumbbell(n, 10e6, 1e-3, 2e6, 10e-3, buffer, loss, protocol, access_buffer=30,
+                        name="primo_fig1_top", description="Primo 001 §IV-A Fig. 1-top",
+                        **options)
+    return _rename_routers(scenario, {"A": "R1", "B": "R2"})
+
+
+def primo_fig1_bottom(protocol="primo", loss=None, buffer=30, **options):
+    """Primo Fig. 1-bottom: five flows over three congested router links.
+
+    Routers R0-R1-R2-R3; flow e crosses all three links, c crosses R0-R2,
+    d R1-R3, a R0-R1 and b R2-R3, so each router link carries three flows
+    (§VI).  Link rates and delays are not printed; we reuse Fig. 1-top's
+    defaults (2 Mb/s 10 ms router links, 10 Mb/s 1 ms access, 30 packets).
+
+    References
+    ----------
+    Chatté, Ducourthial, Niculescu (001_adc93c9d0a027d91), §IV-A, §VI,
+    Fig. 1-bottom, Figs. 6-7.
+    """
+    routes = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3)]
+    scenario = parking_lot(3, routes, 2e6, 10e-3, buffer, 10e6, 1e-3, protocol, loss=loss,
+                           access_buffer=30, name="primo_fig1_bottom",
+                           description="Primo 001 §VI Fig. 1-bottom", **options)
+    names = ("a", "b", "c", "d", "e")
+    return replace(scenario, flows=tuple(replace(f, name=nm)
+                                         for f, nm in zip(scenario.flows, names)))
+
+
+def cbraa_fig2(protocol="reno", loss=None, buffer=20, n=2, **options):
+    """CBRAA Fig. 2: n sources share a 4 Mb/s link, 50 ms one way.
+
+    All other links 10 Mb/s; 20000-byte drop-tail buffer = 20 packets of
+    1000 bytes.  The 50 ms end-to-end delay is split as 5 ms access, 40 ms
+    bottleneck, 5 ms exit (the split is not printed).
+
+    References
+    ----------
+    Ait-Hellal, Yamamoto, Leduc, CBRAA (004_13a89f4b9cbddf14), §4, Fig. 2.
+    """
+    scenario = dumbbell(n, 10e6, 5e-3, 4e6, 40e-3, buffer, loss, protocol,
+                        name="cbraa_fig2", description="CBRAA 004 §4 Fig. 2", **options)
+    return scenario
+
+
+#: Preset name -> builder.
+PRESETS = {
+    "thesis_fig3_7_sufficient": thesis_fig3_7_sufficient,
+    "thesis_fig3_7_insufficient": thesis_fig3_7_insufficient,
+    "thesis_fig3_14": thesis_fig3_14,
+    "thesis_fig3_18": thesis_fig3_18,
+    "thesis_fig4_7": thesis_fig4_7,
+    "thesis_fig4_18": thesis_fig4_18,
+    "sttp_fig3": sttp_fig3,
+    "primo_fig1_top": primo_fig1_top,
+    "primo_fig1_bottom": primo_fig1_bottom,
+    "cbraa_fig2": cbraa_fig2,
+}
+
+
+def preset(name, **overrides):
+    """A paper's setup by name, with overrides.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`PRESETS`.
+    **overrides
+        ``protocol=``, ``loss=`` (float = Bernoulli probability, or a loss
+        model, on the bottleneck's data direction), ``buffer=`` [packets],
+        ``n=`` (number of flows, where the topology allows it), and any
+        :class:`Scenario` field (``tcp=``, ``header_bytes=`` ...).
+
+    Returns
+    -------
+    Scenario
+
+    Examples
+    --------
+    >>> preset("thesis_fig3_7_insufficient", protocol="vegas").flows[0].protocol
+    'vegas'
+    >>> preset("nope")
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: name must be one of 'thesis_fig3_7_sufficient', ...
+    """
+    if name not in PRESETS:
+        raise ParameterError(f"name must be one of {', '.join(repr(p) for p in PRESETS)}; "
+                             f"got {name!r}")
+    builder = PRESETS[name]
+    if "n" in overrides and name in ("thesis_fig3_18", "primo_fig1_bottom"):
+        raise ParameterError(f"n cannot be overridden for {name!r}: its flows are fixed")
+    return builder(**overrides)
+
+
+def _check_buffer(buffer):
+    if isinstance(buffer, bool) or not float(buffer).is_integer() or buffer < 1:
+        raise ParameterError(f"buffer must be an integer >= 1 [packets], got {buffer!r}")
+    return int(buffer)
+
+
+def _as_loss(loss):
+    if loss is None or isinstance(loss, (Bernoulli, GilbertElliott, PacketList)):
+        return loss
+    if isinstance(loss, (int, float)) and not isinstance(loss, bool):
+        return None if loss == 0 else Bernoulli(loss)
+    raise ParameterError(
+        f"loss must be a probability in [0, 1), Bernoulli, GilbertElliott, PacketList or None; "
+        f"got {loss!r}")
+
+
+def _per_flow(name, value, n):
+    if isinstance(value, (str, int, float)):
+        return [value] * n
+    values = list(value)
+    if len(values) != n:
+        raise ParameterError(f"{name} must be a scalar or have one value per flow ({n}), "
+                             f"got {len(values)}")
+    return values
+
+
+def _rename_routers(scenario, mapping):
+    def ren(node):
+        return mapping.get(node, node)
+
+    links = tuple(replace(l, a=ren(l.a), b=ren(l.b)) for l in scenario.links)
+    flows = tuple(replace(f, path=tuple(ren(x) for x in f.path)) for f in scenario.flows)
+    bottlenecks = tuple((ren(a), ren(b)) for a, b in scenario.bottlenecks)
+    return replace(scenario, links=links, flows=flows, bottlenecks=bottlenecks)
