@@ -1,9 +1,9 @@
 # ctlcc.sim._ns3_backend - build and run one ns-3 simulation (imports ns-3)
-"""Private ns-3 backend of :mod:`ctlcc.sim.ns3`; importing it imports ns-3.
+"""Private ns-3 backend of :mod:`ctlcc.sim.ns3`: builds and runs one job.
 
-This module is only imported inside the worker process started by
-:func:`ctlcc.sim.ns3.run_ns3` (or in-process when asked), never by
-``import ctlcc``.  It takes the plain-data job dictionaries produced by
+ns-3 is imported (and the C++ recorder compiled) on the first
+:func:`run_job`, normally inside the worker process started by
+:func:`ctlcc.sim.ns3.run_ns3`; importing this module alone costs nothing.  It takes the plain-data job dictionaries produced by
 :mod:`ctlcc.sim.ns3` and returns plain-data result dictionaries, so that the
 two sides can talk through JSON.
 
@@ -21,10 +21,9 @@ the event loop, so the timed part is ns-3 itself):
 * per traced flow, the sender socket's ``CongestionWindow`` trace.
 """
 
+import functools
 import resource
 import time
-
-from ns import ns
 
 __all__ = ["run_job", "ns3_version"]
 
@@ -85,12 +84,12 @@ struct Recorder
     int nflows = 0;
     bool trace = false;
     double warmup = 0.0;
-    std::vector<uint64_t> sent, delivered, dropped;
+    std::vector<uint64_t> sent, delivered, droppedQueue, droppedLoss;
     std::vector<uint64_t> rxAtWarmup;
     // monitored queues
     std::vector<double> qArea, qLastT, qAreaAtWarmup;
     std::vector<uint32_t> qCur, qMax;
-    std::vector<uint64_t> qDrops;
+    std::vector<uint64_t> qDrops, qLosses;
     std::vector<std::vector<double>> qT, qV;
     // cwnd traces
     std::vector<std::vector<double>> cwT, cwV;
@@ -104,7 +103,8 @@ struct Recorder
         port0 = p0;
         sent.assign(flows, 0);
         delivered.assign(flows, 0);
-        dropped.assign(flows, 0);
+        droppedQueue.assign(flows, 0);
+        droppedLoss.assign(flows, 0);
         rxAtWarmup.assign(flows, 0);
         cwT.assign(flows, {});
         cwV.assign(flows, {});
@@ -114,6 +114,7 @@ struct Recorder
         qCur.assign(queues, 0);
         qMax.assign(queues, 0);
         qDrops.assign(queues, 0);
+        qLosses.assign(queues, 0);
         qT.assign(queues, {});
         qV.assign(queues, {});
         sinks.clear();
@@ -140,25 +141,9 @@ OnDelivered(Recorder* r, Ptr<const Packet> p)
     }
 }
 
-inline void
-OnDropped(Recorder* r, Ptr<const Packet> p)
-{
-    int k = FlowOfDataPacket(p, r->port0, r->nflows);
-    if (k >= 0)
-    {
-        r->dropped[k]++;
-    }
-}
-
+// Queue overflow (q = monitored queue or -1).
 inline void
 OnQueueDrop(Recorder* r, int q, Ptr<const Packet> p)
-{
-    r->qDrops[q]++;
-    OnDropped(r, p);
-}
-
-inline void
-OnTcDrop(Recorder* r, int q, Ptr<const Packet> p)
 {
     if (q >= 0)
     {
@@ -167,7 +152,23 @@ OnTcDrop(Recorder* r, int q, Ptr<const Packet> p)
     int k = FlowOfDataPacket(p, r->port0, r->nflows);
     if (k >= 0)
     {
-        r->dropped[k]++;
+        r->droppedQueue[k]++;
+    }
+}
+
+// Loss by a receive error model (q = the monitored queue feeding that link
+// direction, or -1).
+inline void
+OnLoss(Recorder* r, int q, Ptr<const Packet> p)
+{
+    if (q >= 0)
+    {
+        r->qLosses[q]++;
+    }
+    int k = FlowOfDataPacket(p, r->port0, r->nflows);
+    if (k >= 0)
+    {
+        r->droppedLoss[k]++;
     }
 }
 
@@ -239,9 +240,9 @@ HookReceiver(Recorder* r, Ptr<NetDevice> dev)
 }
 
 inline void
-HookErrorDrops(Recorder* r, Ptr<NetDevice> dev)
+HookErrorDrops(Recorder* r, int q, Ptr<NetDevice> dev)
 {
-    dev->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&OnDropped, r));
+    dev->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&OnLoss, r, q));
 }
 
 // Every device queue is hooked for drops (a drop anywhere is counted), and
@@ -251,15 +252,11 @@ HookQueue(Recorder* r, int q, Ptr<NetDevice> dev)
 {
     Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(dev);
     Ptr<Queue<Packet>> queue = p2p->GetQueue();
+    queue->TraceConnectWithoutContext("Drop", MakeBoundCallback(&OnQueueDrop, r, q));
     if (q >= 0)
     {
-        queue->TraceConnectWithoutContext("Drop", MakeBoundCallback(&OnQueueDrop, r, q));
         queue->TraceConnectWithoutContext("PacketsInQueue",
                                           MakeBoundCallback(&OnQueueLength, r, q));
-    }
-    else
-    {
-        queue->TraceConnectWithoutContext("Drop", MakeBoundCallback(&OnDropped, r));
     }
 }
 
@@ -269,7 +266,7 @@ inline void
 HookTcDrop(Recorder* r, int q, Ptr<Node> node)
 {
     Ptr<TrafficControlLayer> tc = node->GetObject<TrafficControlLayer>();
-    tc->TraceConnectWithoutContext("TcDrop", MakeBoundCallback(&OnTcDrop, r, q));
+    tc->TraceConnectWithoutContext("TcDrop", MakeBoundCallback(&OnQueueDrop, r, q));
 }
 
 inline void
@@ -313,9 +310,16 @@ RunFor(double duration)
 #endif
 """
 
-ns.cppyy.cppdef(_GLUE)
-_glue = ns.cppyy.gbl.ctlcc_ns3
 _SINK_PORT0 = 5000
+
+
+@functools.lru_cache(maxsize=None)
+def _load():
+    """Import ns-3 and compile the recorder once per process."""
+    from ns import ns
+
+    ns.cppyy.cppdef(_GLUE)
+    return ns, ns.cppyy.gbl.ctlcc_ns3
 
 
 def ns3_version():
@@ -328,7 +332,7 @@ def ns3_version():
         return "unknown"
 
 
-def _configure_tcp(tcp):
+def _configure_tcp(ns, tcp):
     segment = int(tcp["segment_size"])
     buffer_bytes = int(tcp["buffer_bytes"])
     defaults = [
@@ -377,6 +381,7 @@ def run_job(job):
     dict
         Counters, queue statistics, optional traces and timing.
     """
+    ns, _glue = _load()
     topo = job["topology"]
     tcp = job["tcp"]
     duration = float(job["duration"])
@@ -387,7 +392,7 @@ def run_job(job):
 
     ns.RngSeedManager.SetSeed(int(job["seed"]) + 1)
     ns.RngSeedManager.SetRun(1)
-    _configure_tcp(tcp)
+    _configure_tcp(ns, tcp)
 
     nodes = ns.NodeContainer()
     nodes.Create(int(topo["nodes"]))
@@ -430,7 +435,8 @@ def run_job(job):
                 em.SetAttribute("ErrorRate", ns.DoubleValue(p))
                 em.AssignStreams(1000 + 2 * i + (direction == "ba"))
                 device_of[(i, receiver)].SetAttribute("ReceiveErrorModel", ns.PointerValue(em))
-                _glue.HookErrorDrops(recorder, device_of[(i, receiver)])
+                q = monitored.index((i, direction)) if (i, direction) in monitored else -1
+                _glue.HookErrorDrops(recorder, q, device_of[(i, receiver)])
                 error_models.append(em)
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
 
@@ -504,7 +510,8 @@ def run_job(job):
             "rx_bytes_at_warmup": rx_at_warmup,
             "sent": [int(recorder.sent[k]) for k in range(len(flows))],
             "delivered": [int(recorder.delivered[k]) for k in range(len(flows))],
-            "dropped": [int(recorder.dropped[k]) for k in range(len(flows))],
+            "dropped_queue": [int(recorder.droppedQueue[k]) for k in range(len(flows))],
+            "dropped_loss": [int(recorder.droppedLoss[k]) for k in range(len(flows))],
         },
         "queues": {
             "link": [i for i, _ in monitored],
@@ -513,6 +520,7 @@ def run_job(job):
             "area_at_warmup": q_area_w,
             "max": [int(recorder.qMax[q]) for q in range(len(monitored))],
             "drops": [int(recorder.qDrops[q]) for q in range(len(monitored))],
+            "losses": [int(recorder.qLosses[q]) for q in range(len(monitored))],
         },
         "events": int(events),
         "wall_s": wall,

@@ -175,161 +175,181 @@ class Ns3Options:
 
 @dataclass(frozen=True)
 class Ns3FlowStats:
-    """Per-flow counters of an ns-3 run (arrays indexed like the flows).
+    """Counters and rates of one flow at the end of an ns-3 run.
+
+    The fields are those of :class:`ctlcc.sim.FlowStats` that ns-3 can
+    measure, with the same meaning.
 
     Attributes
     ----------
-    names : tuple of str
-    goodput_bps : ndarray
-        Payload bits delivered in order to the sink per second of the
-        measurement window ``[max(start, warmup), min(stop, duration)]``.
-        [bit/s]
-    sent : ndarray
+    name, protocol : str
+    sent : int
         Data segments put on the sender's first link, retransmissions
-        included. [packets]
-    delivered : ndarray
-        Data segments reaching the receiver's host, duplicates included.
-        [packets]
-    dropped : ndarray
-        Data segments dropped in a queue or lost on a link. [packets]
-    in_flight : ndarray
-        ``sent - delivered - dropped`` at the end (packets still in queues
-        or on links); never negative in a consistent run. [packets]
+        included (device ``MacTx``). [packets]
+    delivered : int
+        Data segments reaching the receiver's host, duplicates included
+        (device ``MacRx``). [packets]
+    dropped : int
+        Data segments lost: queue overflows plus link errors. [packets]
+    dropped_queue, dropped_loss : int
+        The two parts of ``dropped`` (``TcDrop``/queue ``Drop``;
+        ``PhyRxDrop`` of the error model). [packets]
+    in_flight : int
+        ``sent - delivered - dropped`` at the end: segments still in
+        queues or on links. [packets]
+    active_time : float
+        Measurement window ``min(stop, duration) - max(start, warmup)``. [s]
+    throughput_bps : float
+        Data bits (payload + ns-3 headers) put on the wire per active
+        second. [bit/s]
+    goodput_bps : float
+        Payload bits the ``PacketSink`` received (in order, once) per active
+        second. [bit/s]
+    loss_rate : float
+        dropped / sent. [1]
     """
 
-    names: tuple
-    goodput_bps: np.ndarray
-    sent: np.ndarray
-    delivered: np.ndarray
-    dropped: np.ndarray
-    in_flight: np.ndarray
-
-    def __len__(self):
-        return len(self.names)
+    name: str
+    protocol: str
+    sent: int
+    delivered: int
+    dropped: int
+    dropped_queue: int
+    dropped_loss: int
+    in_flight: int
+    active_time: float
+    throughput_bps: float
+    goodput_bps: float
+    loss_rate: float
 
 
 @dataclass(frozen=True)
 class Ns3QueueStats:
-    """Statistics of the scenario's bottleneck queues in an ns-3 run.
+    """One reported directed queue of an ns-3 run.
 
     Attributes
     ----------
-    names : tuple of (str, str)
-        Directed queues, as in ``Scenario.bottlenecks``.
-    mean : ndarray
-        Time-average number of waiting packets after the warm-up. [packets]
-    max : ndarray
-        Largest number of waiting packets. [packets]
-    drops : ndarray
-        Packets dropped because the queue was full. [packets]
+    link : (str, str)
+        As in ``Scenario.bottlenecks``.
+    mean : float
+        Time-average of the packets waiting (``PacketsInQueue`` of the
+        device queue: the packet being serialised is not counted) over the
+        measurement window. [packets]
+    max : int
+        Largest number of packets waiting. [packets]
+    drops : int
+        Packets refused because the queue was full (data and ACKs; the
+        node's ``TcDrop`` plus the queue's own ``Drop``). [packets]
+    losses : int
+        Packets destroyed by the error model of this link direction.
+        [packets]
     """
 
-    names: tuple
-    mean: np.ndarray
-    max: np.ndarray
-    drops: np.ndarray
-
-    def __len__(self):
-        return len(self.names)
+    link: tuple
+    mean: float
+    max: int
+    drops: int
+    losses: int
 
 
 @dataclass(frozen=True)
 class Ns3Traces:
-    """Step traces of an ns-3 run (every change, not sampled).
+    """Traces of an ns-3 run: exact step traces and grid samples.
+
+    The sampled part has the layout of :class:`ctlcc.sim.Traces`
+    (``time``, ``window``, ``queue``) so that the two overlay directly.
 
     Attributes
     ----------
-    cwnd_time, cwnd : tuple of ndarray
-        Per flow, times of the sender's ``CongestionWindow`` changes [s]
-        and the new window in segments (ns-3 counts bytes; divided by
-        the payload size). [packets]
-    queue_time, queue : tuple of ndarray
-        Per bottleneck queue, times of every change [s] and the new number
-        of waiting packets. [packets]
+    time : ndarray, shape (k,)
+        Sampling instants. [s]
+    window : ndarray, shape (k, flows)
+        Congestion window at each instant (ns-3's ``CongestionWindow``,
+        bytes / payload size). [packets]
+    queue : ndarray, shape (k, bottlenecks)
+        Packets waiting in each reported queue. [packets]
+    cwnd_steps : tuple of (ndarray, ndarray)
+        Per flow, every ``CongestionWindow`` change: times [s], windows
+        [packets].
+    queue_steps : tuple of (ndarray, ndarray)
+        Per reported queue, every change: times [s], packets waiting
+        [packets].
     """
 
-    cwnd_time: tuple
-    cwnd: tuple
-    queue_time: tuple
-    queue: tuple
-
-    def sample(self, times, kind="cwnd", index=0):
-        """Value of a step trace at *times* (zero before the first change).
-
-        Parameters
-        ----------
-        times : array_like
-            Sampling instants. [s]
-        kind : {"cwnd", "queue"}
-        index : int
-            Flow (``cwnd``) or queue (``queue``) index.
-
-        Returns
-        -------
-        ndarray
-            [packets]
-        """
-        check_choice("kind", kind, ("cwnd", "queue"))
-        t = (self.cwnd_time if kind == "cwnd" else self.queue_time)[index]
-        v = (self.cwnd if kind == "cwnd" else self.queue)[index]
-        times = np.asarray(times, dtype=float)
-        pos = np.searchsorted(t, times, side="right") - 1
-        return np.where(pos >= 0, v[np.clip(pos, 0, None)] if len(v) else 0.0, 0.0)
+    time: np.ndarray
+    window: np.ndarray
+    queue: np.ndarray
+    cwnd_steps: tuple
+    queue_steps: tuple
 
 
 @dataclass(frozen=True)
 class Ns3Result:
-    """Outcome of :func:`run_ns3`.
+    """Outcome of :func:`run_ns3`; field names as :class:`ctlcc.sim.SimResult`.
 
     Attributes
     ----------
-    flows : Ns3FlowStats
-    queues : Ns3QueueStats
-    traces : Ns3Traces or None
-        Present when asked for with ``trace=True``.
     scenario : Scenario
-    options : Ns3Options
     duration : float
         Simulated time. [s]
-    warmup : float
-        Start of the measurement window. [s]
     seed : int
-    job : dict
-        The plain-data configuration ns-3 was given (see :func:`ns3_job`).
+    flows : tuple of Ns3FlowStats
+    queues : tuple of Ns3QueueStats
+        One per ``scenario.bottlenecks`` entry.
+    traces : Ns3Traces or None
+        Present when asked for with ``trace=True``.
     events : int
         Events ns-3 executed (``Simulator::GetEventCount``). [1]
-    wall_seconds : float
+    wall_time : float
         Wall-clock time of ``Simulator::Run`` alone (no import, no
         set-up). [s]
+    options : Ns3Options
+    warmup : float
+        Start of the measurement window. [s]
     peak_rss_bytes : int
-        Peak resident memory of the worker process after the run (includes
-        the ns-3/cling libraries themselves, several hundred MB). [bytes]
+        Peak resident memory of the process that ran ns-3, after the run
+        (includes the ns-3 and cling libraries, several hundred MB). [bytes]
+    rss_growth_bytes : int
+        Growth of that peak during ``Simulator::Run``. [bytes]
     ns3_version : str
+    job : dict
+        The plain-data configuration ns-3 was given (:func:`ns3_job`).
     """
 
-    flows: Ns3FlowStats
-    queues: Ns3QueueStats
-    traces: object
     scenario: object
-    options: Ns3Options
     duration: float
-    warmup: float
     seed: int
-    job: dict = field(repr=False)
+    flows: tuple
+    queues: tuple
+    traces: object
     events: int
-    wall_seconds: float
+    wall_time: float
+    options: Ns3Options
+    warmup: float
     peak_rss_bytes: int
+    rss_growth_bytes: int
     ns3_version: str
+    job: dict = field(repr=False)
+
+    @property
+    def goodputs_bps(self):
+        """Goodput of every flow. [bit/s]"""
+        return np.array([f.goodput_bps for f in self.flows])
+
+    @property
+    def delivered_packets(self):
+        """Data packets delivered, all flows. [packets]"""
+        return sum(f.delivered for f in self.flows)
 
     @property
     def delivered_per_second(self):
-        """Data segments delivered per wall-clock second of the run. [1/s]"""
-        return float(np.sum(self.flows.delivered)) / self.wall_seconds
+        """Data packets delivered per wall-clock second of the run. [1/s]"""
+        return self.delivered_packets / self.wall_time
 
     @property
     def events_per_second(self):
         """ns-3 events per wall-clock second of the run. [1/s]"""
-        return self.events / self.wall_seconds
+        return self.events / self.wall_time
 
 
 @dataclass(frozen=True)
@@ -756,8 +776,10 @@ def _bernoulli_p(link):
 
 
 def _run_here(jobs):
+    from . import _ns3_backend
+
     try:
-        from . import _ns3_backend
+        _ns3_backend._load()
     except ImportError as err:
         raise Ns3UnavailableError(f"ns-3 could not be imported ({err}); {INSTALL_HINT}") from err
     return [_ns3_backend.run_job(job) for job in jobs]
@@ -782,51 +804,71 @@ def _run_isolated(jobs, timeout):
         return json.loads(out_path.read_text())
 
 
-def _to_result(scenario, job, options, raw):
+def _to_result(scenario, job, options, raw, sample_interval=None):
     options = Ns3Options() if options is None else options
     duration, warmup = job["duration"], job["warmup"]
     payload = job["tcp"]["segment_size"]
-    flows_raw = raw["flows"]
-    goodput = []
+    wire_bits = 8 * (payload + job["tcp"]["ns3_header_bytes"])
+    fr = raw["flows"]
+    flows = []
     for k, flow in enumerate(job["topology"]["flows"]):
-        begin = max(flow["start"], warmup)
-        end = min(flow["stop"], duration)
-        received = flows_raw["rx_bytes"][k] - (flows_raw["rx_bytes_at_warmup"][k] if warmup > 0 else 0)
-        goodput.append(8.0 * received / (end - begin) if end > begin else math.nan)
-    sent = np.array(flows_raw["sent"], dtype=np.int64)
-    delivered = np.array(flows_raw["delivered"], dtype=np.int64)
-    dropped = np.array(flows_raw["dropped"], dtype=np.int64)
-    flows = Ns3FlowStats(
-        names=tuple(f["name"] for f in job["topology"]["flows"]),
-        goodput_bps=np.array(goodput), sent=sent, delivered=delivered, dropped=dropped,
-        in_flight=sent - delivered - dropped)
+        active = max(0.0, min(flow["stop"], duration) - max(flow["start"], warmup))
+        per = 1.0 / active if active > 0 else 0.0
+        received = fr["rx_bytes"][k] - (fr["rx_bytes_at_warmup"][k] if warmup > 0 else 0)
+        sent, delivered = int(fr["sent"][k]), int(fr["delivered"][k])
+        dq, dl = int(fr["dropped_queue"][k]), int(fr["dropped_loss"][k])
+        flows.append(Ns3FlowStats(
+            name=flow["name"], protocol=job["tcp"]["protocol"], sent=sent, delivered=delivered,
+            dropped=dq + dl, dropped_queue=dq, dropped_loss=dl,
+            in_flight=sent - delivered - dq - dl, active_time=active,
+            throughput_bps=sent * wire_bits * per, goodput_bps=8.0 * received * per,
+            loss_rate=(dq + dl) / sent if sent else 0.0))
     q = raw["queues"]
     links = job["topology"]["links"]
     names = job["topology"]["node_names"]
-    queue_names = tuple((names[links[i]["a"]], names[links[i]["b"]]) if d == "ab"
-                        else (names[links[i]["b"]], names[links[i]["a"]])
-                        for i, d in zip(q["link"], q["direction"]))
-    area = np.array(q["area"]) - (np.array(q["area_at_warmup"]) if warmup > 0 else 0.0)
-    queue_stats = Ns3QueueStats(names=queue_names, mean=area / (duration - warmup),
-                                max=np.array(q["max"], dtype=np.int64),
-                                drops=np.array(q["drops"], dtype=np.int64))
-    if scenario is not None and tuple(scenario.bottlenecks):
-        order = [queue_names.index(tuple(b)) for b in scenario.bottlenecks]
-        queue_stats = Ns3QueueStats(tuple(queue_names[i] for i in order), queue_stats.mean[order],
-                                    queue_stats.max[order], queue_stats.drops[order])
+    keys = [(names[links[i]["a"]], names[links[i]["b"]]) if d == "ab"
+            else (names[links[i]["b"]], names[links[i]["a"]])
+            for i, d in zip(q["link"], q["direction"])]
+    wanted = [tuple(b) for b in scenario.bottlenecks] if scenario is not None else keys
+    order = [keys.index(key) for key in wanted]
+    window = duration - warmup
+    queues = tuple(Ns3QueueStats(
+        link=keys[i],
+        mean=(q["area"][i] - (q["area_at_warmup"][i] if warmup > 0 else 0.0)) / window,
+        max=int(q["max"][i]), drops=int(q["drops"][i]), losses=int(q["losses"][i]))
+        for i in order)
     traces = None
     if "traces" in raw:
         tr = raw["traces"]
-        order = list(range(len(queue_names)))
-        if scenario is not None and tuple(scenario.bottlenecks):
-            order = [queue_names.index(tuple(b)) for b in scenario.bottlenecks]
-        traces = Ns3Traces(
-            cwnd_time=tuple(np.array(t) for t in tr["cwnd_time"]),
-            cwnd=tuple(np.array(v) / payload for v in tr["cwnd_bytes"]),
-            queue_time=tuple(np.array(tr["queue_time"][i]) for i in order),
-            queue=tuple(np.array(tr["queue_packets"][i]) for i in order))
+        cwnd_steps = tuple((np.array(t), np.array(v) / payload)
+                           for t, v in zip(tr["cwnd_time"], tr["cwnd_bytes"]))
+        queue_steps = tuple((np.array(tr["queue_time"][i]), np.array(tr["queue_packets"][i]))
+                            for i in order)
+        if sample_interval is None:
+            sample_interval = min(max(duration / 2000.0, 1e-3), 1.0)
+        time = np.arange(0.0, duration + 0.5 * sample_interval, sample_interval)
+        window_samples = np.column_stack([_step_at(t, v, time) for t, v in cwnd_steps]) \
+            if cwnd_steps else np.zeros((len(time), 0))
+        queue_samples = np.column_stack([_step_at(t, v, time) for t, v in queue_steps]) \
+            if queue_steps else np.zeros((len(time), 0))
+        traces = Ns3Traces(time, window_samples, queue_samples, cwnd_steps, queue_steps)
     return Ns3Result(
-        flows=flows, queues=queue_stats, traces=traces, scenario=scenario, options=options,
-        duration=duration, warmup=warmup, seed=job["seed"], job=job, events=raw["events"],
-        wall_seconds=raw["wall_s"], peak_rss_bytes=1024 * raw["peak_rss_kib_after_run"],
-        ns3_version=raw["ns3_version"])
+        scenario=scenario, duration=duration, seed=job["seed"], flows=tuple(flows),
+        queues=queues, traces=traces, events=int(raw["events"]), wall_time=float(raw["wall_s"]),
+        options=options, warmup=warmup, peak_rss_bytes=1024 * int(raw["peak_rss_kib_after_run"]),
+        rss_growth_bytes=1024 * (int(raw["peak_rss_kib_after_run"])
+                                 - int(raw["peak_rss_kib_before_run"])),
+        ns3_version=raw["ns3_version"], job=job)
+
+
+def _step_at(times, values, at):
+    """Value at *at* of the step function that takes values[i] at times[i].
+
+    Before the first change the value is 0 (ns-3 reports the initial
+    window as a change at the flow's start).
+    """
+    times, values = np.asarray(times, dtype=float), np.asarray(values, dtype=float)
+    pos = np.searchsorted(times, np.asarray(at, dtype=float), side="right") - 1
+    if len(values) == 0:
+        return np.zeros(np.shape(at))
+    return np.where(pos >= 0, values[np.clip(pos, 0, None)], 0.0)
