@@ -1,0 +1,673 @@
+# ctlcc.sim.engine - packet-level discrete-event simulator
+"""Packet-level discrete-event simulation of a :class:`~.scenarios.Scenario`.
+
+:func:`run` builds the network's arrays, drives the numba event loop of
+:mod:`ctlcc.sim._kernel` and returns a frozen :class:`SimResult`.  The loop
+hands control back to Python whenever a law of :mod:`ctlcc.laws` must be
+evaluated - ST-PD's PD update once per round trip
+(:func:`ctlcc.laws.stpd.buffer_estimate`, :func:`~ctlcc.laws.stpd.control_error`,
+:func:`~ctlcc.laws.stpd.pd_update`), Primo's Algorithm 1 before every packet
+(:func:`ctlcc.laws.primo.next_rate`) and its timeout backoff
+(:func:`~ctlcc.laws.primo.timeout_backoff`) - so that no law is copied.
+The TCP baselines (Reno, NewReno, Tahoe, Vegas) are packet-counting state
+machines inside the loop.
+
+Model, in brief
+---------------
+* Links are duplex; each direction is a drop-tail FIFO holding at most
+  ``buffer`` waiting packets plus the one in transmission.
+* Data packets are ``payload + header`` bytes, ACKs ``ack_bytes``;
+  cumulative ACKs, one per data packet (no delayed ACKs).
+* Window senders count in packets: slow start (+1 per new ACK), congestion
+  avoidance (+1/cwnd per new ACK), fast retransmit on the third duplicate
+  ACK, fast recovery with window inflation (Reno: RFC 5681; NewReno: RFC
+  6582 with partial ACKs and the ``recover`` guard; Tahoe: back to one
+  packet, go-back-N), RTO per RFC 6298 with Karn's rule and exponential
+  backoff, go-back-N after a timeout.  Vegas (Brakmo & Peterson) adjusts
+  cwnd by one packet per round trip on diff = cwnd (1 - baseRTT/RTT)
+  against alpha/beta, grows in slow start every other round trip and
+  leaves it when diff > gamma; losses as NewReno.
+* ST-PD: window set by the PD law once per round trip; duplicate ACKs
+  only trigger a retransmission (no window cut); a timeout sets the window
+  to one packet (thesis §4.2, Fig. 4.1).
+* Primo: four back-to-back packets, then one packet every 1/rate with the
+  rate from Algorithm 1; FTT and instantaneous reception rate measured by
+  the receiver and echoed in the ACK; no retransmissions (it carries
+  multimedia); TO = 2 RTT_ref, halving the rate when no ACK arrives.
+"""
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validation import check_nonnegative, check_positive
+from ..errors import ConservationError, ParameterError
+from ..laws import primo as primo_law
+from ..laws import stpd as stpd_law
+from . import _kernel as K
+from .scenarios import Bernoulli, GilbertElliott, PacketList, Scenario
+
+__all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index",
+           "primo_criteria"]
+
+_PROTO_CODES = {"reno": K.RENO, "newreno": K.NEWRENO, "tahoe": K.TAHOE, "vegas": K.VEGAS,
+                "stpd": K.STPD, "primo": K.PRIMO}
+
+
+@dataclass(frozen=True)
+class FlowStats:
+    """Counters and rates of one flow at the end of a run.
+
+    Attributes
+    ----------
+    name, protocol : str
+    sent : int
+        Data packets put on the first link, retransmissions included. [packets]
+    retransmitted : int
+        Of which retransmissions. [packets]
+    delivered : int
+        Data packets that reached the receiver, duplicates included. [packets]
+    delivered_unique : int
+        Distinct data packets delivered in order (goodput). [packets]
+    dropped : int
+        Data packets lost: queue overflows plus link errors. [packets]
+    dropped_queue, dropped_loss : int
+        The two parts of ``dropped``. [packets]
+    in_flight : int
+        Data packets still in the network at the end. [packets]
+    acks_dropped : int
+        ACKs lost on the reverse path. [packets]
+    timeouts, fast_retransmits : int
+        Recovery episodes. [1]
+    active_time : float
+        Time the flow was active within the run. [s]
+    throughput_bps : float
+        Data bits put on the wire per active second. [bit/s]
+    goodput_bps : float
+        Payload bits delivered in order per active second. [bit/s]
+    loss_rate : float
+        dropped / sent. [1]
+    """
+
+    name: str
+    protocol: str
+    sent: int
+    retransmitted: int
+    delivered: int
+    delivered_unique: int
+    dropped: int
+    dropped_queue: int
+    dropped_loss: int
+    in_flight: int
+    acks_dropped: int
+    timeouts: int
+    fast_retransmits: int
+    active_time: float
+    throughput_bps: float
+    goodput_bps: float
+    loss_rate: float
+
+
+@dataclass(frozen=True)
+class QueueStats:
+    """One reported directed queue.
+
+    Attributes
+    ----------
+    link : (str, str)
+    mean : float
+        Time-average of the packets waiting (not in transmission) over the
+        run, exact (sum of waiting times / duration). [packets]
+    max : int
+        Largest number of packets waiting. [packets]
+    drops : int
+        Packets refused by the full queue (data and ACKs). [packets]
+    losses : int
+        Packets destroyed by the link's loss model. [packets]
+    arrivals : int
+        Packets offered to the queue. [packets]
+    utilisation : float
+        Fraction of the run the link was transmitting. [1]
+    """
+
+    link: tuple
+    mean: float
+    max: int
+    drops: int
+    losses: int
+    arrivals: int
+    utilisation: float
+
+
+@dataclass(frozen=True)
+class Traces:
+    """Sampled time series and event logs of a run (``trace=True``).
+
+    Attributes
+    ----------
+    time : ndarray, shape (k,)
+        Sampling instants. [s]
+    window : ndarray, shape (k, flows)
+        Congestion window (NaN for rate-based flows). [packets]
+    rate : ndarray, shape (k, flows)
+        Sending rate of rate-based flows (NaN for window flows). [packets/s]
+    sent, delivered : ndarray, shape (k, flows)
+        Cumulative data packets sent / delivered in order. [packets]
+    queue : ndarray, shape (k, bottlenecks)
+        Packets waiting in each reported queue. [packets]
+    rtt : ndarray, shape (m, 3)
+        Every ACK's (time [s], flow, RTT sample [s]).
+    drops : ndarray, shape (d, 4)
+        Every drop: (time [s], flow, channel, kind) with kind 0 = queue
+        drop of data, 1 = queue drop of an ACK, 2 = link error.
+    """
+
+    time: np.ndarray
+    window: np.ndarray
+    rate: np.ndarray
+    sent: np.ndarray
+    delivered: np.ndarray
+    queue: np.ndarray
+    rtt: np.ndarray
+    drops: np.ndarray
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """What :func:`run` returns.
+
+    Attributes
+    ----------
+    scenario : Scenario
+    duration : float
+        Simulated time. [s]
+    seed : int
+    flows : tuple of FlowStats
+    queues : tuple of QueueStats
+        One per ``scenario.bottlenecks`` entry.
+    traces : Traces or None
+    events : int
+        Events processed. [1]
+    wall_time : float
+        Wall-clock time of the event loop (compilation excluded). [s]
+    samples : Traces
+        The coarse samples always kept (same layout as ``traces``, without
+        RTT and drop logs); used by the efficiency metrics.
+    """
+
+    scenario: Scenario
+    duration: float
+    seed: int
+    flows: tuple
+    queues: tuple
+    traces: object
+    events: int
+    wall_time: float
+    samples: object = field(repr=False, default=None)
+
+    @property
+    def goodputs_bps(self):
+        """Goodput of every flow. [bit/s]"""
+        return np.array([f.goodput_bps for f in self.flows])
+
+    @property
+    def jain(self):
+        """Jain's fairness index of the flows' goodputs. [1]"""
+        return jain_index(self.goodputs_bps)
+
+    @property
+    def delivered_packets(self):
+        """Data packets delivered, all flows. [packets]"""
+        return sum(f.delivered for f in self.flows)
+
+    def efficiency(self, warmup=0.0, bottleneck=0):
+        """Primo's five efficiency criteria of the run, see :func:`primo_criteria`."""
+        return primo_criteria(self, warmup=warmup, bottleneck=bottleneck)
+
+
+def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=None):
+    """Simulate *scenario* for *duration* seconds.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    duration : float
+        Simulated time, > 0. [s]
+    seed : int or numpy.random.Generator
+        Seed of the loss models' random stream; the same seed gives the
+        same run.
+    trace : bool
+        Keep the sampled traces, every RTT sample and every drop.
+    sample_interval : float, optional
+        Sampling period of windows, rates and queues (default
+        ``duration/2000`` capped to [1 ms, 1 s]). [s]
+    progress : bool, optional
+        Show a tqdm bar (default: when the run is long, duration > 60 s
+        with several flows).
+
+    Returns
+    -------
+    SimResult
+
+    Raises
+    ------
+    ConservationError
+        When a flow's sent != delivered + dropped + in flight at the end.
+
+    Examples
+    --------
+    >>> from ctlcc.sim import scenarios
+    >>> r = run(scenarios.single_bottleneck(buffer=14), 20.0)
+    >>> round(r.flows[0].goodput_bps / 1.5e6, 2)  # link rate x 1000/1054
+    0.94
+    """
+    if not isinstance(scenario, Scenario):
+        raise ParameterError(f"scenario must be a Scenario, got {type(scenario).__name__}")
+    duration = check_positive("duration", duration)
+    if sample_interval is None:
+        sample_interval = min(max(duration / 2000.0, 1e-3), 1.0)
+    sample_interval = check_positive("sample_interval", sample_interval)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
+        _check_seed(seed))
+    sim = _Simulation(scenario, duration, trace, sample_interval)
+    if progress is None:
+        progress = duration > 60.0 and len(scenario.flows) > 4
+    wall = sim.drive(rng, progress)
+    return sim.result(seed, wall)
+
+
+def jain_index(values):
+    """Jain's fairness index (sum x)^2 / (n sum x^2). [1]
+
+    Examples
+    --------
+    >>> jain_index([1.0, 1.0, 1.0])
+    1.0
+    >>> jain_index([1.0, 0.0])
+    0.5
+    """
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        raise ParameterError("values must hold at least one number")
+    check_nonnegative("values", x)
+    total = np.sum(x * x)
+    return float(np.sum(x) ** 2 / (x.size * total)) if total > 0 else 1.0
+
+
+def primo_criteria(result, warmup=0.0, bottleneck=0):
+    """Primo's five efficiency criteria, in percent (higher is better).
+
+    Computed from the run's periodic samples:
+
+    * sending / reception rate stability: 100 (1 - std/mean) of each flow's
+      sending / in-order delivery rate per sampling interval, averaged over
+      flows (the paper normalises the standard deviation by the mean);
+    * goodput: 100 (1 - loss rate) over all flows (the paper's "multiplied
+      by 1000" is read as a typo for 100: the criteria are percentages);
+    * occupancy: 100 x the reported link's transmitting fraction;
+    * fairness: 100 x n x the smallest flow share of the total goodput
+      (100 when the lowest share equals the fair share 1/n; the paper
+      compares the lower share to 50 % for two flows).
+
+    Parameters
+    ----------
+    result : SimResult
+    warmup : float
+        Samples before this time are ignored by the stability criteria. [s]
+    bottleneck : int
+        Index in ``result.queues`` of the link whose occupancy is reported.
+
+    Returns
+    -------
+    dict
+        Keys "sending_stability", "reception_stability", "goodput",
+        "occupancy", "fairness". [%]
+
+    References
+    ----------
+    Chatté, Ducourthial, Niculescu (001_adc93c9d0a027d91), §IV-C.
+    """
+    check_nonnegative("warmup", warmup)
+    s = result.samples
+    keep = s.time >= warmup
+    t = s.time[keep]
+    if t.size < 3:
+        raise ParameterError(f"warmup={warmup} leaves fewer than 3 samples")
+    dt = np.diff(t)[:, None]
+    send = np.diff(s.sent[keep], axis=0) / dt
+    recv = np.diff(s.delivered[keep], axis=0) / dt
+
+    def stability(rates):
+        out = []
+        for col in rates.T:
+            mean = col.mean()
+            if mean > 0:
+                out.append(100.0 * max(0.0, 1.0 - col.std() / mean))
+        return float(np.mean(out)) if out else 0.0
+
+    sent = sum(f.sent for f in result.flows)
+    dropped = sum(f.dropped for f in result.flows)
+    goodputs = result.goodputs_bps
+    share = goodputs / goodputs.sum() if goodputs.sum() > 0 else np.zeros_like(goodputs)
+    return {
+        "sending_stability": stability(send),
+        "reception_stability": stability(recv),
+        "goodput": 100.0 * (1.0 - dropped / sent) if sent else 0.0,
+        "occupancy": 100.0 * result.queues[bottleneck].utilisation,
+        "fairness": float(100.0 * len(goodputs) * share.min()),
+    }
+
+
+class _Simulation:
+    """Arrays of one run and the Python side of the event loop."""
+
+    def __init__(self, scenario, duration, trace, sample_interval):
+        self.scenario = scenario
+        self.duration = duration
+        self.trace = trace
+        sc = scenario
+        tcp = sc.tcp
+        flows = sc.flows
+        n = len(flows)
+        channels = sc.channels()
+        names = list(channels)
+        index = {key: i for i, key in enumerate(names)}
+        self.channel_names = names
+        nch = len(names)
+        # channels
+        cf = np.zeros((nch, K.NCF))
+        ci = np.zeros((nch, K.NCI), dtype=np.int64)
+        ring_total = 0
+        lists = []
+        for i, key in enumerate(names):
+            link, forward = channels[key]
+            cf[i, K.C_RATE] = link.rate
+            cf[i, K.C_DELAY] = link.delay
+            ci[i, K.K_CAP] = link.buffer
+            ci[i, K.K_RING_OFF] = ring_total
+            ring_total += link.buffer + 1
+            loss = link.loss if forward else None
+            if isinstance(loss, Bernoulli):
+                ci[i, K.K_LOSS_KIND] = K.LOSS_BERNOULLI
+                cf[i, K.C_P] = loss.p
+            elif isinstance(loss, GilbertElliott):
+                ci[i, K.K_LOSS_KIND] = K.LOSS_GE
+                cf[i, K.C_MEAN_GOOD], cf[i, K.C_MEAN_BAD] = loss.mean_good, loss.mean_bad
+                cf[i, K.C_LOSS_GOOD], cf[i, K.C_LOSS_BAD] = loss.loss_good, loss.loss_bad
+                ci[i, K.K_GE_BAD] = -1  # drawn from the stationary law at the start
+            elif isinstance(loss, PacketList):
+                ci[i, K.K_LOSS_KIND] = K.LOSS_LIST
+                ci[i, K.K_LIST_OFF] = sum(len(x) for x in lists)
+                ci[i, K.K_LIST_LEN] = len(loss.indices)
+                lists.append(loss.indices)
+        self.cf, self.ci = cf, ci
+        self.ring_s = np.zeros(ring_total)
+        self.ring_e = np.zeros(ring_total)
+        self.loss_list = np.array([i for x in lists for i in x] or [0], dtype=np.int64)
+        # flows
+        hops = max(len(f.path) for f in flows) - 1
+        self.fpath = np.zeros((n, hops), dtype=np.int64)
+        self.rpath = np.zeros((n, hops), dtype=np.int64)
+        ff = np.zeros((n, K.NF))
+        fi = np.zeros((n, K.NI), dtype=np.int64)
+        for j, flow in enumerate(flows):
+            fwd = [index[h] for h in zip(flow.path[:-1], flow.path[1:])]
+            rev = [index[(b, a)] for a, b in reversed(list(zip(flow.path[:-1], flow.path[1:])))]
+            self.fpath[j, :len(fwd)] = fwd
+            self.rpath[j, :len(rev)] = rev
+            fi[j, K.I_FWD_LEN], fi[j, K.I_REV_LEN] = len(fwd), len(rev)
+            fi[j, K.I_PROTO] = _PROTO_CODES[flow.protocol]
+            ff[j, K.F_START], ff[j, K.F_STOP] = flow.start, flow.stop
+            ff[j, K.F_RTO] = tcp.initial_rto
+            ff[j, K.F_RTO_DEADLINE] = np.inf
+            ff[j, K.F_RTO_EVT] = np.inf
+            ff[j, K.F_MIN_RTT] = np.inf
+            ff[j, K.F_ROUND_MIN_RTT] = np.inf
+            ff[j, K.F_FTT_REF] = np.inf
+            ff[j, K.F_RTT_REF] = np.inf
+            ff[j, K.F_R_LAST] = -1.0
+            ff[j, K.F_TAU] = flow.primo.tau
+            fi[j, K.I_ROUND_END] = 1
+            fi[j, K.I_VEGAS_GROW] = 1
+            fi[j, K.I_RECOVER] = -1
+            if flow.protocol == "primo":
+                ff[j, K.F_CWND] = np.nan
+                ff[j, K.F_RATE] = 0.0
+            else:
+                ff[j, K.F_CWND] = tcp.initial_window
+                ff[j, K.F_SSTHRESH] = tcp.max_window
+                ff[j, K.F_RATE] = np.nan
+        self.ff, self.fi = ff, fi
+        ring = 1 << int(math.ceil(math.log2(2 * tcp.max_window + 2)))
+        self.rbits = np.zeros((n, ring), dtype=np.uint8)
+        h = K.H_PRIMO if any(f.protocol == "primo" for f in flows) else 1
+        self.ph_t, self.ph_v = np.zeros((n, h)), np.zeros((n, h))
+        self.rh_t, self.rh_v = np.zeros((n, h)), np.zeros((n, h))
+        # global parameters
+        g = np.zeros(K.NG)
+        g[K.G_DATA_BITS] = sc.data_bits
+        g[K.G_ACK_BITS] = 8 * sc.ack_bytes
+        g[K.G_MIN_RTO], g[K.G_MAX_RTO], g[K.G_INIT_RTO] = tcp.min_rto, tcp.max_rto, tcp.initial_rto
+        g[K.G_ALPHA], g[K.G_BETA], g[K.G_GAMMA] = tcp.vegas_alpha, tcp.vegas_beta, tcp.vegas_gamma
+        g[K.G_MAX_WINDOW] = tcp.max_window
+        g[K.G_DUPTHRESH] = tcp.dupack_threshold
+        g[K.G_INIT_WINDOW] = tcp.initial_window
+        g[K.G_SAMPLE_DT] = sample_interval
+        self.g = g
+        self.meta = np.zeros(K.NM, dtype=np.int64)
+        self.meta[K.M_MARGIN] = tcp.max_window + 16
+        self.meta[K.M_TRACE] = 1 if trace else 0
+        pool = 4 * (tcp.max_window + 16) + 1024
+        self._alloc_pool(pool)
+        self._alloc_heap(pool + 64 * n + 256)
+        # samples
+        ns = int(duration / sample_interval) + 2
+        nb = len(sc.bottlenecks)
+        self.bott = np.array([index[b] for b in sc.bottlenecks] or [0], dtype=np.int64)[:nb] \
+            if nb else np.zeros(0, dtype=np.int64)
+        self.samp_t = np.zeros(ns)
+        self.samp_w = np.zeros((ns, n))
+        self.samp_r = np.zeros((ns, n))
+        self.samp_sent = np.zeros((ns, n), dtype=np.int64)
+        self.samp_dlv = np.zeros((ns, n), dtype=np.int64)
+        self.samp_q = np.zeros((ns, nb))
+        size = 4096 if trace else 1
+        self.rtt_buf = np.zeros((size, 3))
+        self.drop_buf = np.zeros((size, 4))
+        # initial events
+        for j, flow in enumerate(flows):
+            self._push(flow.start, K.EV_START, j)
+            if flow.stop < duration:
+                self._push(flow.stop, K.EV_STOP, j)
+        self._push(0.0, K.EV_SAMPLE, 0)
+        self._ge_init = [i for i in range(nch) if ci[i, K.K_LOSS_KIND] == K.LOSS_GE]
+
+    # --- arrays -------------------------------------------------------------------
+    def _alloc_pool(self, size, old=None):
+        pi = np.zeros((size, K.NPI), dtype=np.int64)
+        pf = np.zeros((size, K.NPF))
+        free = np.zeros(size, dtype=np.int64)
+        if old is None:
+            free[:] = np.arange(size - 1, -1, -1)
+            self.meta[K.M_NFREE] = size
+        else:
+            opi, opf, ofree = old
+            used = opi.shape[0]
+            pi[:used], pf[:used] = opi, opf
+            nfree = self.meta[K.M_NFREE]
+            extra = np.arange(size - 1, used - 1, -1)
+            free[:extra.size] = extra
+            free[extra.size:extra.size + nfree] = ofree[:nfree]
+            self.meta[K.M_NFREE] = nfree + extra.size
+        self.pi, self.pf, self.free = pi, pf, free
+
+    def _alloc_heap(self, size):
+        old = getattr(self, "ht", None)
+        ht = np.zeros(size)
+        hs = np.zeros(size, dtype=np.int64)
+        hk = np.zeros(size, dtype=np.int64)
+        ha = np.zeros(size, dtype=np.int64)
+        hb = np.zeros(size, dtype=np.int64)
+        if old is not None:
+            m = self.meta[K.M_HEAP]
+            ht[:m], hs[:m], hk[:m], ha[:m], hb[:m] = (self.ht[:m], self.hs[:m], self.hk[:m],
+                                                     self.ha[:m], self.hb[:m])
+        self.ht, self.hs, self.hk, self.ha, self.hb = ht, hs, hk, ha, hb
+
+    def _push(self, t, kind, a, b=0):
+        K._heap_push(self.ht, self.hs, self.hk, self.ha, self.hb, self.meta, float(t), kind,
+                     a, b)
+
+    # --- the loop -----------------------------------------------------------------
+    def drive(self, rng, progress):
+        for i in self._ge_init:  # stationary start of each Gilbert-Elliott channel
+            cf, ci = self.cf, self.ci
+            pi_bad = cf[i, K.C_MEAN_BAD] / (cf[i, K.C_MEAN_GOOD] + cf[i, K.C_MEAN_BAD])
+            bad = rng.random() < pi_bad
+            ci[i, K.K_GE_BAD] = 1 if bad else 0
+            cf[i, K.C_NEXT_SWITCH] = rng.exponential(
+                cf[i, K.C_MEAN_BAD] if bad else cf[i, K.C_MEAN_GOOD])
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=self.duration, unit="sim s", desc=self.scenario.name, leave=False)
+        chunk = self.duration / 100 if bar is not None else self.duration
+        horizon = 0.0
+        wall = 0.0
+        shown = 0.0
+        while horizon < self.duration:
+            horizon = min(self.duration, horizon + chunk)
+            while True:
+                start = time.perf_counter()
+                code = K.run_kernel(
+                    horizon, self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb,
+                    self.pi, self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
+                    self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
+                    self.ph_t, self.ph_v, self.rh_t, self.rh_v, self.bott, self.samp_t,
+                    self.samp_w, self.samp_r, self.samp_sent, self.samp_dlv, self.samp_q,
+                    self.rtt_buf, self.drop_buf, rng)
+                wall += time.perf_counter() - start
+                if code == K.DONE:
+                    break
+                if code == K.NEED_LAW:
+                    self._law(int(self.meta[K.M_LAW_FLOW]))
+                elif code == K.NEED_POOL:
+                    size = 2 * self.pi.shape[0]
+                    self._alloc_pool(size, (self.pi, self.pf, self.free))
+                    self._alloc_heap(size + 64 * len(self.scenario.flows) + 256)
+                elif code == K.NEED_TRACE:
+                    self.rtt_buf = _grow(self.rtt_buf, int(self.meta[K.M_NRTT]))
+                    self.drop_buf = _grow(self.drop_buf, int(self.meta[K.M_NDROP]))
+            if bar is not None:
+                bar.update(horizon - shown)
+                shown = horizon
+        if bar is not None:
+            bar.close()
+        self.g[K.G_NOW] = self.duration
+        return wall
+
+    def _law(self, f):
+        """Evaluate the law a flow is waiting for (ctlcc.laws, never a copy)."""
+        ff, fi = self.ff, self.fi
+        flow = self.scenario.flows[f]
+        kind = fi[f, K.I_LAW_KIND]
+        if kind == K.LAW_STPD:
+            rtt, rtt_min = ff[f, K.F_LAW_A], ff[f, K.F_LAW_B]
+            rate = stpd_law.service_rate(ff[f, K.F_LAW_C], ff[f, K.F_LAW_D])
+            if callable(flow.stpd_gains):
+                kp, kd = flow.stpd_gains(rate * rtt_min)
+            else:
+                kp, kd = flow.stpd_gains
+            buf = stpd_law.buffer_estimate(rtt, rtt_min, rate)
+            err = stpd_law.control_error(stpd_law.REFERENCE_OCCUPANCY, buf)
+            cwnd = stpd_law.pd_update(ff[f, K.F_CWND], err, ff[f, K.F_PREV_ERR], kp, kd)
+            # a window holds at least one packet and at most the receiver window
+            ff[f, K.F_CWND] = min(max(float(cwnd), 1.0), float(self.scenario.tcp.max_window))
+            ff[f, K.F_PREV_ERR] = err
+        elif kind == K.LAW_PRIMO_RATE:
+            ff[f, K.F_RATE] = primo_law.next_rate(
+                ff[f, K.F_LAW_A], ff[f, K.F_LAW_B], ff[f, K.F_LAW_C],
+                max(ff[f, K.F_LAW_D], 0.0), ff[f, K.F_LAW_E], flow.primo)
+        elif kind == K.LAW_PRIMO_TIMEOUT:
+            ff[f, K.F_RATE], ff[f, K.F_PRIMO_TO] = primo_law.timeout_backoff(
+                ff[f, K.F_RATE], ff[f, K.F_PRIMO_TO])
+        fi[f, K.I_LAW_STATE] = 2
+
+    # --- results ------------------------------------------------------------------
+    def result(self, seed, wall):
+        sc, T = self.scenario, self.duration
+        fi, ff = self.fi, self.ff
+        alive = np.ones(self.pi.shape[0], dtype=bool)
+        alive[self.free[:self.meta[K.M_NFREE]]] = False
+        data_alive = alive & (self.pi[:, K.P_KIND] == 0)
+        in_flight = np.bincount(self.pi[data_alive, K.P_FLOW], minlength=len(sc.flows))
+        flows = []
+        for j, flow in enumerate(sc.flows):
+            sent, delivered = int(fi[j, K.I_SENT]), int(fi[j, K.I_DELIVERED])
+            dq, dl = int(fi[j, K.I_DROP_Q]), int(fi[j, K.I_DROP_L])
+            if sent != delivered + dq + dl + int(in_flight[j]):
+                raise ConservationError(
+                    f"flow {j} ({flow.name}): sent={sent} != delivered={delivered} + "
+                    f"dropped={dq + dl} + in flight={int(in_flight[j])}")
+            active = max(0.0, min(flow.stop, T) - flow.start)
+            unique = int(fi[j, K.I_UNIQUE])
+            per = 1.0 / active if active > 0 else 0.0
+            flows.append(FlowStats(
+                name=flow.name or f"flow{j}", protocol=flow.protocol, sent=sent,
+                retransmitted=int(fi[j, K.I_RETX]), delivered=delivered,
+                delivered_unique=unique, dropped=dq + dl, dropped_queue=dq, dropped_loss=dl,
+                in_flight=int(in_flight[j]), acks_dropped=int(fi[j, K.I_ACK_DROP]),
+                timeouts=int(fi[j, K.I_TIMEOUTS]), fast_retransmits=int(fi[j, K.I_FAST_RETX]),
+                active_time=active, throughput_bps=sent * sc.data_bits * per,
+                goodput_bps=unique * 8 * sc.payload_bytes * per,
+                loss_rate=(dq + dl) / sent if sent else 0.0))
+        queues = []
+        for j, key in enumerate(sc.bottlenecks):
+            c = int(self.bott[j])
+            wait, busy = self._clip_tail(c, T)
+            queues.append(QueueStats(
+                link=key, mean=wait / T, max=int(self.ci[c, K.K_MAXQ]),
+                drops=int(self.ci[c, K.K_DROPS]), losses=int(self.ci[c, K.K_LOSSES]),
+                arrivals=int(self.ci[c, K.K_ARRIVALS]), utilisation=busy / T))
+        k = int(self.meta[K.M_NSAMPLES])
+        samples = Traces(self.samp_t[:k].copy(), self.samp_w[:k].copy(), self.samp_r[:k].copy(),
+                         self.samp_sent[:k].copy(), self.samp_dlv[:k].copy(),
+                         self.samp_q[:k].copy(), np.zeros((0, 3)), np.zeros((0, 4)))
+        traces = None
+        if self.trace:
+            traces = Traces(samples.time, samples.window, samples.rate, samples.sent,
+                            samples.delivered, samples.queue,
+                            self.rtt_buf[:self.meta[K.M_NRTT]].copy(),
+                            self.drop_buf[:self.meta[K.M_NDROP]].copy())
+        return SimResult(sc, T, seed if not isinstance(seed, np.random.Generator) else None,
+                         tuple(flows), tuple(queues), traces, int(self.meta[K.M_EVENTS]), wall,
+                         samples)
+
+    def _clip_tail(self, c, T):
+        """Waiting and busy time of channel c restricted to [0, T]."""
+        wait, busy = self.cf[c, K.C_WAIT_SUM], self.cf[c, K.C_BUSY_SUM]
+        off, size = self.ci[c, K.K_RING_OFF], self.ci[c, K.K_CAP] + 1
+        head, count = self.ci[c, K.K_RING_HEAD], self.ci[c, K.K_RING_COUNT]
+        for k in range(count):
+            s, e = self.ring_s[off + (head + k) % size], self.ring_e[off + (head + k) % size]
+            if e > T:
+                busy -= e - max(s, T)
+            if s > T:
+                # arrived before T (events past T are not processed), waits beyond T
+                wait -= s - T
+        return wait, busy
+
+
+def _grow(buf, used):
+    new = np.zeros((2 * buf.shape[0], buf.shape[1]))
+    new[:used] = buf[:used]
+    return new
+
+
+def _check_seed(seed):
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ParameterError(f"seed must be an integer >= 0 or a numpy Generator, got {seed!r}")
+    return int(seed)
