@@ -93,6 +93,11 @@ __all__ = [
     "read_ns3_csv",
     "write_ns3_csv",
     "provenance",
+    "ComparisonCase",
+    "COMPARISON_FAMILIES",
+    "NS3_VARIANTS",
+    "LOSS_LEVELS",
+    "comparison_cases",
 ]
 
 #: ctlcc protocol -> ns-3 congestion-control TypeId.  ns-3.44 has no Tahoe
@@ -754,6 +759,117 @@ def provenance(options=None, seeds=None, command=None, ns3_version=None):
                        "Scenario.tcp, BulkSend + PacketSink"),
         "command": command or "",
     }
+
+
+@dataclass(frozen=True)
+class ComparisonCase:
+    """One run of the ctlcc-vs-ns-3 comparison (issue 6).
+
+    Attributes
+    ----------
+    family : {"fig3_7", "loss", "dumbbell"}
+    label : str
+    params : dict
+        The varied parameters, as written to ``data/ns3_<family>.csv``
+        (``buffer``, ``loss`` or ``n``).
+    scenario : Scenario
+    duration : float
+        Simulated time. [s]
+    seed : int
+    """
+
+    family: str
+    label: str
+    params: dict
+    scenario: object
+    duration: float
+    seed: int
+
+
+#: Families of :func:`comparison_cases`.
+COMPARISON_FAMILIES = ("fig3_7", "loss", "dumbbell")
+
+#: ns-3 loss-recovery variants run on the Fig. 3.7 and loss families, to show
+#: what SACK, PRR and limited transmit change (``"default"`` is ns-3's own
+#: configuration and the reference of the targets).  ``"nosack"`` (no SACK,
+#: classic recovery, no limited transmit) is ns-3's closest analogue of a
+#: textbook RFC 6582 NewReno sender; ``"nosack_lt"`` keeps limited transmit
+#: on, a combination whose goodput is implausibly high under random loss
+#: (kept to document it, not used as a reference).
+NS3_VARIANTS = {
+    "default": Ns3Options(),
+    "classic": Ns3Options(recovery="classic"),
+    "nosack": Ns3Options(sack=False, recovery="classic", limited_transmit=False),
+    "nosack_lt": Ns3Options(sack=False, recovery="classic"),
+}
+
+
+def comparison_cases(family, protocol="newreno", quick=False):
+    """The scenarios the ctlcc engine and ns-3 are compared on.
+
+    * ``"fig3_7"``: one flow over 10 Mb/s 0.2 ms + 1.5 Mb/s 20 ms, buffer
+      14 (sufficient) and 4 (insufficient) packets, 30 s (thesis §3.5.1);
+    * ``"loss"``: thesis Fig. 4.7 (10 Mb/s 0.1 ms + 1.5 Mb/s 80 ms,
+      buffer 30) with uniform packet loss 1e-3 ... 1e-1 on the 80 ms link,
+      300 s, seeds 0-4 (quick: 100 s, seeds 0-1);
+    * ``"dumbbell"``: STTP Fig. 3 (10 Mb/s 1 ms access, 2 Mb/s 4 ms
+      bottleneck, 128-packet queues) with n = 10, 20, 30, 50 flows starting
+      at uniform random times in [0, 1) s drawn from the seed, 100 s,
+      seeds 0-1 (quick: n = 10, 20, seed 0).
+
+    Every scenario keeps the presets' defaults: initial window 1 packet,
+    minimum and initial RTO 1 s, 54 header bytes per data packet.
+
+    Parameters
+    ----------
+    family : {"fig3_7", "loss", "dumbbell"}
+    protocol : str
+        ctlcc protocol of every flow ("reno" and "newreno" both run ns-3's
+        NewReno).
+    quick : bool
+        Fewer and shorter runs.
+
+    Returns
+    -------
+    tuple of ComparisonCase
+
+    Examples
+    --------
+    >>> [c.label for c in comparison_cases("fig3_7")]
+    ['buffer=14', 'buffer=4']
+    >>> len(comparison_cases("loss")), len(comparison_cases("loss", quick=True))
+    (25, 10)
+    """
+    from .scenarios import preset
+
+    check_choice("family", family, COMPARISON_FAMILIES)
+    cases = []
+    if family == "fig3_7":
+        for name, buffer in (("thesis_fig3_7_sufficient", 14), ("thesis_fig3_7_insufficient", 4)):
+            cases.append(ComparisonCase(family, f"buffer={buffer}", {"buffer": buffer},
+                                        preset(name, protocol=protocol), 30.0, 0))
+    elif family == "loss":
+        seeds = range(2) if quick else range(5)
+        duration = 100.0 if quick else 300.0
+        for loss in LOSS_LEVELS:
+            for seed in seeds:
+                cases.append(ComparisonCase(
+                    family, f"loss={loss:g}", {"loss": loss},
+                    preset("thesis_fig4_7", protocol=protocol, loss=loss), duration, seed))
+    else:
+        for n in ((10, 20) if quick else (10, 20, 30, 50)):
+            for seed in ((0,) if quick else (0, 1)):
+                start = np.random.default_rng(seed).uniform(0.0, 1.0, n)
+                cases.append(ComparisonCase(
+                    family, f"n={n}", {"n": n},
+                    preset("sttp_fig3", protocol=protocol, n=n, start=[float(x) for x in start]),
+                    100.0, seed))
+    return tuple(cases)
+
+
+#: Packet-error probabilities of the ``"loss"`` family (thesis Fig. 4.8's
+#: range above 1e-4). [1]
+LOSS_LEVELS = (1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 
 
 def _check_seed(seed):
