@@ -26,6 +26,8 @@ Usage (from the repository root)::
 """
 
 import argparse
+import dataclasses
+import json
 import sys
 import time
 from collections import defaultdict
@@ -192,6 +194,10 @@ def _write(family, cases, results, version, command):
     data = ROOT / "data"
     seeds = sorted({c.seed for c in cases})
     prov = provenance(seeds=seeds, command=command, ns3_version=version)
+    if family != "dumbbell":
+        prov["ns3_variants"] = json.dumps({name: dataclasses.asdict(options)
+                                           for name, options in NS3_VARIANTS.items()},
+                                          sort_keys=True)
     rows, trace_rows = [], []
     it = iter(results)
     for case in cases:

@@ -37,6 +37,17 @@ LOSS_TARGETS = [
     ("loss", "loss=0.1", protocol, "nosack", 0.20, "ns-3 without SACK: like-for-like")
     for protocol in ("reno", "newreno")
 ]
+# ctlcc's NewReno at 3e-3 loss: the engine's window grows to ~1700 packets
+# during the long recovery after the initial slow-start overshoot (path BDP +
+# buffer is ~61 packets) and overflows R ~20x more often than ns-3 or ctlcc's
+# own Reno (1228 vs 61 drops); a defect of the engine's NewReno recovery,
+# reported to its owner.  strict: the mark must go when the engine is fixed.
+_NEWRENO_DEFECT = pytest.mark.xfail(strict=True, reason=(
+    "ctlcc NewReno window inflation in long recoveries (cwnd ~1700 packets on a "
+    "61-packet path); see benchmarks/ns3_compare.py --family loss"))
+LOSS_TARGETS = [
+    pytest.param(*row, marks=_NEWRENO_DEFECT) if row[1] == "loss=0.003" and row[2] == "newreno"
+    else row for row in LOSS_TARGETS]
 DUMBBELL_TARGETS = [
     ("dumbbell", f"n={n}", protocol, "default", 0.10, "issue 6: congestion-only losses")
     for n in (10, 20, 30, 50) for protocol in ("reno", "newreno")
