@@ -43,6 +43,7 @@ from ctlcc.sim.ns3 import (  # noqa: E402
     COMPARISON_FAMILIES,
     NS3_VARIANTS,
     comparison_cases,
+    comparison_variants,
     provenance,
     read_ns3_csv,
     run_ns3_many,
@@ -81,7 +82,7 @@ def compare_family(family, quick=False, write_data=False, from_data=False, comma
         t0 = time.perf_counter()
         runs = []
         for case in cases:
-            variants = _variants(family)
+            variants = comparison_variants(family)
             for variant, options in variants.items():
                 runs.append(dict(scenario=case.scenario, duration=case.duration, seed=case.seed,
                                  options=options, trace=(family == "fig3_7")))
@@ -107,7 +108,7 @@ def _ns3_rows(family, cases, results):
     out = {}
     it = iter(results)
     for case in cases:
-        variants = _variants(family)
+        variants = comparison_variants(family)
         for variant in variants:
             r = next(it)
             out[(variant, case.label, case.seed)] = {
@@ -115,7 +116,8 @@ def _ns3_rows(family, cases, results):
                 "goodputs_bps": r.goodputs_bps,
                 "queue_mean": r.queues[0].mean, "queue_max": r.queues[0].max,
                 "queue_drops": r.queues[0].drops,
-                "dropped": sum(f.dropped for f in r.flows), "result": r}
+                "dropped": sum(f.dropped for f in r.flows),
+                "timeouts": sum(f.timeouts for f in r.flows), "result": r}
     return out
 
 
@@ -125,12 +127,8 @@ def _ns3_from_data(family, cases):
     for case in cases:
         key = next(iter(case.params))
         rows = table.where(**{key: case.params[key]}, seed=case.seed)
-        if family == "dumbbell":
-            out[("default", case.label, case.seed)] = _row_numbers(rows)
-        else:
-            for variant in NS3_VARIANTS:
-                row = rows.where(variant=variant)
-                out[(variant, case.label, case.seed)] = _row_numbers(row)
+        for variant in comparison_variants(family):
+            out[(variant, case.label, case.seed)] = _row_numbers(rows.where(variant=variant))
     return out
 
 
@@ -139,7 +137,8 @@ def _row_numbers(rows):
         raise SystemExit("data/ns3_*.csv does not hold this case; run without --from-data")
     return {"goodput_bps": float(rows["goodput_bps"].sum()), "goodputs_bps": rows["goodput_bps"],
             "queue_mean": float(rows["queue_mean"][0]), "queue_max": int(rows["queue_max"][0]),
-            "queue_drops": int(rows["queue_drops"][0]), "dropped": int(rows["dropped"].sum())}
+            "queue_drops": int(rows["queue_drops"][0]), "dropped": int(rows["dropped"].sum()),
+            "timeouts": int(rows["timeouts"].sum())}
 
 
 def _print_table(family, cases, ns3, ctl, version):
@@ -149,11 +148,13 @@ def _print_table(family, cases, ns3, ctl, version):
     for c in cases:
         seeds[c.label].append(c.seed)
     print(f"goodput [Mb/s] summed over flows, mean over seeds {sorted(set(c.seed for c in cases))};"
-          f" ns-3 {version}; target |ctlcc/ns-3 - 1| <= {target:.0%}")
+          f" ns-3 {version}; target |ctlcc/ns-3 - 1| <= {target:.0%}; q = mean queue [packets],"
+          f" drops at the bottleneck, RTOs = timeout episodes (ns-3) / expiries (ctlcc newreno)")
     head = (f"{'case':>12} {'ns-3':>8} {'newreno':>8} {'ratio':>6} {'reno':>8} {'ratio':>6}"
-            f" {'q ns-3':>7} {'q ctlcc':>7} {'drops ns-3':>10} {'drops ctlcc':>11}  target")
-    if family != "dumbbell":
-        head += "   ns-3 " + " / ".join(v for v in NS3_VARIANTS if v != "default")
+            f" {'q ns-3':>7} {'q ctlcc':>7} {'drops ns-3':>10} {'drops ctlcc':>11}"
+            f" {'RTOs ns-3':>9} {'RTOs ctlcc':>10}  target")
+    others = [v for v in comparison_variants(family) if v != "default"]
+    head += "   ns-3 " + " / ".join(others)
     print(head)
     for label in labels:
         ss = seeds[label]
@@ -164,13 +165,15 @@ def _print_table(family, cases, ns3, ctl, version):
         qc = np.mean([ctl[("newreno", label, s)].queues[0].mean for s in ss])
         d3 = np.mean([ns3[("default", label, s)]["queue_drops"] for s in ss])
         dc = np.mean([ctl[("newreno", label, s)].queues[0].drops for s in ss])
+        t3 = np.mean([ns3[("default", label, s)]["timeouts"] for s in ss])
+        tc = np.mean([sum(f.timeouts for f in ctl[("newreno", label, s)].flows) for s in ss])
         ok = abs(nr / n3 - 1) <= target
         line = (f"{label:>12} {n3:8.4f} {nr:8.4f} {nr / n3:6.3f} {rr:8.4f} {rr / n3:6.3f}"
-                f" {q3:7.2f} {qc:7.2f} {d3:10.1f} {dc:11.1f}  {'ok' if ok else 'MISSED'}")
-        if family != "dumbbell":
-            line += "   " + " / ".join(
-                f"{np.mean([ns3[(v, label, s)]['goodput_bps'] for s in ss]) / 1e6:.4f}"
-                for v in NS3_VARIANTS if v != "default")
+                f" {q3:7.2f} {qc:7.2f} {d3:10.1f} {dc:11.1f} {t3:9.1f} {tc:10.1f}"
+                f"  {'ok' if ok else 'MISSED'}")
+        line += "   " + " / ".join(
+            f"{np.mean([ns3[(v, label, s)]['goodput_bps'] for s in ss]) / 1e6:.4f}"
+            for v in others)
         print(line)
     if family == "dumbbell":
         for label in labels:
@@ -178,11 +181,6 @@ def _print_table(family, cases, ns3, ctl, version):
             j3 = np.mean([_jain(ns3[("default", label, s)]["goodputs_bps"]) for s in ss])
             jc = np.mean([ctl[("newreno", label, s)].jain for s in ss])
             print(f"{label:>12} Jain fairness of per-flow goodput: ns-3 {j3:.3f}, ctlcc {jc:.3f}")
-
-
-def _variants(family):
-    """ns-3 configurations run for *family* (all variants but on the dumbbell)."""
-    return {"default": NS3_VARIANTS["default"]} if family == "dumbbell" else NS3_VARIANTS
 
 
 def _jain(x):
@@ -194,34 +192,31 @@ def _write(family, cases, results, version, command):
     data = ROOT / "data"
     seeds = sorted({c.seed for c in cases})
     prov = provenance(seeds=seeds, command=command, ns3_version=version)
-    if family != "dumbbell":
-        prov["ns3_variants"] = json.dumps({name: dataclasses.asdict(options)
-                                           for name, options in NS3_VARIANTS.items()},
-                                          sort_keys=True)
+    prov["ns3_variants"] = json.dumps({name: dataclasses.asdict(options)
+                                       for name, options in comparison_variants(family).items()},
+                                      sort_keys=True)
     rows, trace_rows = [], []
     it = iter(results)
     for case in cases:
-        variants = _variants(family)
+        variants = comparison_variants(family)
         for variant in variants:
             r = next(it)
             q = r.queues[0]
             base = dict(case.params)
-            if family != "dumbbell":
-                base["variant"] = variant
+            base["variant"] = variant
             base.update(seed=case.seed, duration=case.duration)
             common = dict(queue_mean=q.mean, queue_max=q.max, queue_drops=q.drops,
                           source=f"ns-3 {version}, {case.scenario.name}")
-            if family == "dumbbell":
-                for k, (flow, spec) in enumerate(zip(r.flows, case.scenario.flows)):
-                    rows.append({**base, "flow": k, "start": spec.start,
-                                 "goodput_bps": flow.goodput_bps, "sent": flow.sent,
-                                 "delivered": flow.delivered, "dropped": flow.dropped, **common})
-            else:
-                f = r.flows[0]
-                rows.append({**base, "goodput_bps": f.goodput_bps, "sent": f.sent,
-                             "delivered": f.delivered, "dropped": f.dropped,
-                             "dropped_queue": f.dropped_queue, "dropped_loss": f.dropped_loss,
-                             **common})
+            for k, (flow, spec) in enumerate(zip(r.flows, case.scenario.flows)):
+                row = dict(base)
+                if family == "dumbbell":
+                    row.update(flow=k, start=spec.start)
+                row.update(goodput_bps=flow.goodput_bps, sent=flow.sent,
+                           delivered=flow.delivered, dropped=flow.dropped,
+                           dropped_queue=flow.dropped_queue, dropped_loss=flow.dropped_loss,
+                           retransmitted=flow.retransmitted, timeouts=flow.timeouts,
+                           fast_retransmits=flow.fast_retransmits, **common)
+                rows.append(row)
             if family == "fig3_7" and variant == "default":
                 grid = np.arange(0.0, case.duration + 1e-9, TRACE_INTERVAL)
                 window = _steps(*r.traces.cwnd_steps[0], grid)

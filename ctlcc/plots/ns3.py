@@ -132,16 +132,10 @@ def comparison_rows(engine_loss=None):
         for label in dict.fromkeys(c.label for c in cases):
             key, value = label.split("=")
             seeds = sorted({c.seed for c in cases if c.label == label})
-            peer = {}
-            for variant in ("default", "nosack"):
-                picked = table.where(**{key: float(value)})
-                if family != "dumbbell":
-                    picked = picked.where(variant=variant)
-                elif variant != "default":
-                    peer[variant] = np.nan
-                    continue
-                peer[variant] = np.mean([picked.where(seed=s)["goodput_bps"].sum()
-                                         for s in seeds])
+            picked = table.where(**{key: float(value)})
+            peer = {variant: np.mean([picked.where(seed=s, variant=variant)["goodput_bps"].sum()
+                                      for s in seeds])
+                    for variant in ("default", "nosack")}
             ours = {}
             for protocol in _PROTOCOLS:
                 if family == "loss" and engine_loss is not None:

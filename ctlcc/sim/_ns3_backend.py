@@ -85,6 +85,7 @@ struct Recorder
     bool trace = false;
     double warmup = 0.0;
     std::vector<uint64_t> sent, delivered, droppedQueue, droppedLoss;
+    std::vector<uint64_t> retransmitted, lossEpisodes, recoveryEpisodes;
     std::vector<uint64_t> rxAtWarmup;
     // monitored queues
     std::vector<double> qArea, qLastT, qAreaAtWarmup;
@@ -105,6 +106,9 @@ struct Recorder
         delivered.assign(flows, 0);
         droppedQueue.assign(flows, 0);
         droppedLoss.assign(flows, 0);
+        retransmitted.assign(flows, 0);
+        lossEpisodes.assign(flows, 0);
+        recoveryEpisodes.assign(flows, 0);
         rxAtWarmup.assign(flows, 0);
         cwT.assign(flows, {});
         cwV.assign(flows, {});
@@ -198,11 +202,41 @@ OnCwnd(Recorder* r, int k, uint32_t oldValue, uint32_t newValue)
 }
 
 inline void
-ConnectCwnd(Recorder* r, int k, Ptr<Application> app)
+OnCongState(Recorder* r, int k, TcpSocketState::TcpCongState_t oldValue,
+            TcpSocketState::TcpCongState_t newValue)
+{
+    if (newValue == TcpSocketState::CA_LOSS)
+    {
+        r->lossEpisodes[k]++; // retransmission timeout (consecutive ones count once)
+    }
+    else if (newValue == TcpSocketState::CA_RECOVERY)
+    {
+        r->recoveryEpisodes[k]++; // fast retransmit / recovery
+    }
+}
+
+inline void
+OnRetransmission(Recorder* r, int k, Ptr<const Packet> p, const TcpHeader& h,
+                 const Address& local, const Address& peer, Ptr<const TcpSocketBase> s)
+{
+    if (p->GetSize() > 0)
+    {
+        r->retransmitted[k]++;
+    }
+}
+
+// Called just after the BulkSend application created its socket.
+inline void
+ConnectSocket(Recorder* r, int k, Ptr<Application> app)
 {
     Ptr<BulkSendApplication> bulk = DynamicCast<BulkSendApplication>(app);
     Ptr<Socket> s = bulk->GetSocket();
-    s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, r, k));
+    s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, r, k));
+    s->TraceConnectWithoutContext("Retransmission", MakeBoundCallback(&OnRetransmission, r, k));
+    if (r->trace)
+    {
+        s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, r, k));
+    }
 }
 
 inline void
@@ -277,9 +311,9 @@ SetQueueLimit(Ptr<NetDevice> dev, uint32_t packets)
 }
 
 inline void
-ScheduleCwnd(Recorder* r, int k, Ptr<Application> app, double t)
+ScheduleConnect(Recorder* r, int k, Ptr<Application> app, double t)
 {
-    Simulator::Schedule(Seconds(t), &ConnectCwnd, r, k, app);
+    Simulator::Schedule(Seconds(t), &ConnectSocket, r, k, app);
 }
 
 inline void
@@ -486,8 +520,7 @@ def run_job(job):
         stop = min(float(flow["stop"]), duration)
         app.Start(ns.Seconds(start))
         app.Stop(ns.Seconds(stop))
-        if trace:
-            _glue.ScheduleCwnd(recorder, k, app.Get(0), start + 1e-9)
+        _glue.ScheduleConnect(recorder, k, app.Get(0), start + 1e-9)
     if warmup > 0.0:
         _glue.ScheduleSnapshot(recorder, warmup)
 
@@ -512,6 +545,9 @@ def run_job(job):
             "delivered": [int(recorder.delivered[k]) for k in range(len(flows))],
             "dropped_queue": [int(recorder.droppedQueue[k]) for k in range(len(flows))],
             "dropped_loss": [int(recorder.droppedLoss[k]) for k in range(len(flows))],
+            "retransmitted": [int(recorder.retransmitted[k]) for k in range(len(flows))],
+            "timeout_episodes": [int(recorder.lossEpisodes[k]) for k in range(len(flows))],
+            "fast_retransmits": [int(recorder.recoveryEpisodes[k]) for k in range(len(flows))],
         },
         "queues": {
             "link": [i for i, _ in monitored],

@@ -98,6 +98,7 @@ __all__ = [
     "NS3_VARIANTS",
     "LOSS_LEVELS",
     "comparison_cases",
+    "comparison_variants",
 ]
 
 #: ctlcc protocol -> ns-3 congestion-control TypeId.  ns-3.44 has no Tahoe
@@ -202,6 +203,15 @@ class Ns3FlowStats:
     in_flight : int
         ``sent - delivered - dropped`` at the end: segments still in
         queues or on links. [packets]
+    retransmitted : int
+        Of ``sent``, retransmissions (socket ``Retransmission`` trace).
+        [packets]
+    timeouts : int
+        Retransmission-timeout episodes: entries into ns-3's ``CA_LOSS``
+        state (back-to-back timeouts of one episode count once, unlike
+        :class:`ctlcc.sim.FlowStats`, which counts every expiry). [1]
+    fast_retransmits : int
+        Entries into ns-3's ``CA_RECOVERY`` state. [1]
     active_time : float
         Measurement window ``min(stop, duration) - max(start, warmup)``. [s]
     throughput_bps : float
@@ -222,6 +232,9 @@ class Ns3FlowStats:
     dropped_queue: int
     dropped_loss: int
     in_flight: int
+    retransmitted: int
+    timeouts: int
+    fast_retransmits: int
     active_time: float
     throughput_bps: float
     goodput_bps: float
@@ -804,6 +817,22 @@ NS3_VARIANTS = {
 }
 
 
+def comparison_variants(family):
+    """The ns-3 configurations (:data:`NS3_VARIANTS`) run for *family*.
+
+    All four on ``"fig3_7"`` and ``"loss"``; ``"default"`` and ``"nosack"``
+    on the (longer) ``"dumbbell"`` runs.
+
+    Examples
+    --------
+    >>> list(comparison_variants("dumbbell"))
+    ['default', 'nosack']
+    """
+    check_choice("family", family, COMPARISON_FAMILIES)
+    names = ("default", "nosack") if family == "dumbbell" else tuple(NS3_VARIANTS)
+    return {name: NS3_VARIANTS[name] for name in names}
+
+
 def comparison_cases(family, protocol="newreno", quick=False):
     """The scenarios the ctlcc engine and ns-3 are compared on.
 
@@ -936,7 +965,9 @@ def _to_result(scenario, job, options, raw, sample_interval=None):
         flows.append(Ns3FlowStats(
             name=flow["name"], protocol=job["tcp"]["protocol"], sent=sent, delivered=delivered,
             dropped=dq + dl, dropped_queue=dq, dropped_loss=dl,
-            in_flight=sent - delivered - dq - dl, active_time=active,
+            in_flight=sent - delivered - dq - dl, retransmitted=int(fr["retransmitted"][k]),
+            timeouts=int(fr["timeout_episodes"][k]), fast_retransmits=int(fr["fast_retransmits"][k]),
+            active_time=active,
             throughput_bps=sent * wire_bits * per, goodput_bps=8.0 * received * per,
             loss_rate=(dq + dl) / sent if sent else 0.0))
     q = raw["queues"]

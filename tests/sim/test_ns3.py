@@ -14,10 +14,10 @@ import pytest
 from ctlcc.errors import ParameterError
 from ctlcc.sim import ns3
 from ctlcc.sim.ns3 import (
-    NS3_VARIANTS,
     Ns3Options,
     Ns3UnavailableError,
     comparison_cases,
+    comparison_variants,
     ns3_header_bytes,
     ns3_job,
     read_ns3_csv,
@@ -202,8 +202,9 @@ def test_committed_goodput_below_the_header_bound(name, rate_bps):
     """Goodput <= rate x 1000/1054: every segment carries 54 B of headers."""
     table = read_ns3_csv(name)
     if name == "ns3_dumbbell":
-        sums = [table.where(n=n, seed=s)["goodput_bps"].sum()
-                for n in np.unique(table["n"]) for s in np.unique(table["seed"])]
+        sums = [table.where(n=n, seed=s, variant=v)["goodput_bps"].sum()
+                for n in np.unique(table["n"]) for s in np.unique(table["seed"])
+                for v in np.unique(table["variant"])]
     else:
         sums = table["goodput_bps"]
     assert np.all(np.asarray(sums) <= rate_bps * 1000 / 1054)
@@ -220,8 +221,10 @@ def test_committed_counters_conserve_packets(name):
 
 
 def test_committed_variants_and_traces():
-    fig = read_ns3_csv("ns3_fig3_7")
-    assert set(fig["variant"]) == set(NS3_VARIANTS)
+    for family in ("fig3_7", "loss", "dumbbell"):
+        table = read_ns3_csv(f"ns3_{family}")
+        assert set(table["variant"]) == set(comparison_variants(family))
+        assert np.all(table["retransmitted"] <= table["sent"])
     traces = read_ns3_csv("ns3_fig3_7_traces")
     for buffer in (14, 4):
         rows = traces.where(buffer=buffer)

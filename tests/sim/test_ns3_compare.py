@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from ctlcc.sim import run
-from ctlcc.sim.ns3 import NS3_VARIANTS, comparison_cases, read_ns3_csv
+from ctlcc.sim.ns3 import NS3_VARIANTS, comparison_cases, comparison_variants, read_ns3_csv
 
 # (family, label, protocol, ns-3 reference variant, tolerance, source/reason)
 FIG3_7_TARGETS = [
@@ -59,9 +59,7 @@ def committed_goodput(family, label, seed, variant="default"):
     """Goodput summed over flows from data/ns3_<family>.csv. [bit/s]"""
     table = read_ns3_csv(f"ns3_{family}")
     key, value = label.split("=")
-    rows = table.where(**{key: float(value)}, seed=seed)
-    if family != "dumbbell":
-        rows = rows.where(variant=variant)
+    rows = table.where(**{key: float(value)}, seed=seed, variant=variant)
     assert len(rows) > 0, (family, label, seed, variant)
     return float(rows["goodput_bps"].sum())
 
@@ -109,7 +107,7 @@ def live_ns3():
 
     out = {}
     for family in ("fig3_7", "loss", "dumbbell"):
-        variants = {"default": NS3_VARIANTS["default"]} if family == "dumbbell" else NS3_VARIANTS
+        variants = comparison_variants(family)
         cases = comparison_cases(family)
         runs = [dict(scenario=c.scenario, duration=c.duration, seed=c.seed, options=o)
                 for c in cases for o in variants.values()]
