@@ -19,6 +19,7 @@ __all__ = ["SECTIONS", "build_report", "ReportIndex"]
 #: (section name, module, heading) in report order.
 SECTIONS = (
     ("stpd", "ctlcc.plots.stpd", "ST-PD TCP: z-domain closed loop (thesis 002, §4.3)"),
+    ("sim", "ctlcc.plots.sim", "Packet-level simulator: Reno/Vegas traces and presets"),
     ("ns3", "ctlcc.plots.ns3", "Packet engine vs ns-3: goodput, traces, loss curve (issue 6)"),
 )
 

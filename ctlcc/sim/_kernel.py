@@ -20,7 +20,7 @@ import numpy as np
 __all__ = []
 
 # protocols
-RENO, NEWRENO, TAHOE, VEGAS, STPD, PRIMO = 0, 1, 2, 3, 4, 5
+RENO, NEWRENO, TAHOE, VEGAS, STPD, PRIMO, CBR, POISSON = 0, 1, 2, 3, 4, 5, 6, 7
 # event kinds
 EV_ARRIVE, EV_RTO, EV_PACE, EV_START, EV_STOP, EV_SAMPLE, EV_LAW = 0, 1, 2, 3, 4, 5, 6
 # return codes
@@ -202,6 +202,10 @@ def run_kernel(until, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s,
         elif kind == EV_PACE:
             if b != fi[a, I_PACE_GEN] or fi[a, I_ACTIVE] == 0:
                 continue
+            if fi[a, I_PROTO] >= CBR:
+                _open_loop_send(now, a, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci,
+                                ring_s, ring_e, ff, fi, fpath, drop_buf, rng)
+                continue
             # stage Algorithm 1's inputs, ask Python for next_rate
             rtt_ref = ff[a, F_RTT_REF]
             ff[a, F_LAW_A] = _lookup(rh_t, rh_v, fi, a, I_RH_HEAD, I_RH_COUNT, now - rtt_ref,
@@ -219,7 +223,10 @@ def run_kernel(until, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s,
         elif kind == EV_START:
             fi[a, I_ACTIVE] = 1
             ff[a, F_ROUND_START] = now
-            if fi[a, I_PROTO] == PRIMO:
+            if fi[a, I_PROTO] >= CBR:
+                _open_loop_send(now, a, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci,
+                                ring_s, ring_e, ff, fi, fpath, drop_buf, rng)
+            elif fi[a, I_PROTO] == PRIMO:
                 ff[a, F_PRIMO_TO] = g[G_INIT_RTO]
                 _primo_burst(now, a, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci,
                              ring_s, ring_e, ff, fi, fpath, drop_buf)
@@ -419,6 +426,10 @@ def _on_data(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, 
     seq = pi[p, P_SEQ]
     fi[f, I_DELIVERED] += 1
     nxt = fi[f, I_RCV_NXT]
+    if fi[f, I_PROTO] >= CBR:  # open-loop source: no ACK
+        fi[f, I_UNIQUE] += 1
+        _release(p, meta, free)
+        return
     if fi[f, I_PROTO] == PRIMO:  # unreliable, paced: count arrivals
         fi[f, I_UNIQUE] += 1
         if seq >= nxt:
@@ -792,3 +803,18 @@ def _primo_send(now, f, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_
     _heap_push(ht, hs, hk, ha, hb, meta, now + gap, EV_PACE, f, fi[f, I_PACE_GEN])
     if ff[f, F_RTO_DEADLINE] == np.inf:
         _arm(now + ff[f, F_PRIMO_TO], f, ff, fi, meta, ht, hs, hk, ha, hb)
+
+
+@numba.njit(cache=True)
+def _open_loop_send(now, f, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e,
+                    ff, fi, fpath, drop_buf, rng):
+    """CBR (gap 1/rate) or Poisson (exponential gaps) source: one packet."""
+    seq = fi[f, I_SND_NXT]
+    _send(now, f, seq, 0, 0, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e,
+          fi, fpath, drop_buf)
+    fi[f, I_SND_NXT] = seq + 1
+    fi[f, I_SND_MAX] = seq + 1
+    rate = ff[f, F_RATE]
+    gap = rng.exponential(1.0 / rate) if fi[f, I_PROTO] == POISSON else 1.0 / rate
+    fi[f, I_PACE_GEN] += 1
+    _heap_push(ht, hs, hk, ha, hb, meta, now + gap, EV_PACE, f, fi[f, I_PACE_GEN])

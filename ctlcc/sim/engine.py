@@ -34,6 +34,8 @@ Model, in brief
   rate from Algorithm 1; FTT and instantaneous reception rate measured by
   the receiver and echoed in the ACK; no retransmissions (it carries
   multimedia); TO = 2 RTT_ref, halving the rate when no ACK arrives.
+* Open-loop sources for validation: "cbr" (one packet every 1/rate) and
+  "poisson" (exponential gaps of mean 1/rate); no ACKs.
 """
 
 import math
@@ -53,7 +55,7 @@ __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index"
            "primo_criteria"]
 
 _PROTO_CODES = {"reno": K.RENO, "newreno": K.NEWRENO, "tahoe": K.TAHOE, "vegas": K.VEGAS,
-                "stpd": K.STPD, "primo": K.PRIMO}
+                "stpd": K.STPD, "primo": K.PRIMO, "cbr": K.CBR, "poisson": K.POISSON}
 
 
 @dataclass(frozen=True)
@@ -258,10 +260,14 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
 
     Examples
     --------
+    A window capped at 20 packets (above the path's BDP, below BDP + buffer)
+    keeps the 1.5 Mb/s link busy without loss: goodput = rate x 1000/1054.
+
     >>> from ctlcc.sim import scenarios
-    >>> r = run(scenarios.single_bottleneck(buffer=14), 20.0)
-    >>> round(r.flows[0].goodput_bps / 1.5e6, 2)  # link rate x 1000/1054
-    0.94
+    >>> s = scenarios.single_bottleneck(buffer=14, tcp=scenarios.TcpOptions(max_window=20))
+    >>> r = run(s, 20.0)
+    >>> round(r.flows[0].goodput_bps / 1.5e6, 2), r.flows[0].dropped
+    (0.94, 0)
     """
     if not isinstance(scenario, Scenario):
         raise ParameterError(f"scenario must be a Scenario, got {type(scenario).__name__}")
@@ -432,7 +438,10 @@ class _Simulation:
             fi[j, K.I_ROUND_END] = 1
             fi[j, K.I_VEGAS_GROW] = 1
             fi[j, K.I_RECOVER] = -1
-            if flow.protocol == "primo":
+            if flow.protocol in ("cbr", "poisson"):
+                ff[j, K.F_CWND] = np.nan
+                ff[j, K.F_RATE] = flow.rate
+            elif flow.protocol == "primo":
                 ff[j, K.F_CWND] = np.nan
                 ff[j, K.F_RATE] = 0.0
             else:
@@ -629,9 +638,9 @@ class _Simulation:
             c = int(self.bott[j])
             wait, busy = self._clip_tail(c, T)
             queues.append(QueueStats(
-                link=key, mean=wait / T, max=int(self.ci[c, K.K_MAXQ]),
+                link=key, mean=float(wait / T), max=int(self.ci[c, K.K_MAXQ]),
                 drops=int(self.ci[c, K.K_DROPS]), losses=int(self.ci[c, K.K_LOSSES]),
-                arrivals=int(self.ci[c, K.K_ARRIVALS]), utilisation=busy / T))
+                arrivals=int(self.ci[c, K.K_ARRIVALS]), utilisation=float(busy / T)))
         k = int(self.meta[K.M_NSAMPLES])
         samples = Traces(self.samp_t[:k].copy(), self.samp_w[:k].copy(), self.samp_r[:k].copy(),
                          self.samp_sent[:k].copy(), self.samp_dlv[:k].copy(),

@@ -65,8 +65,9 @@ __all__ = [
     "cbraa_fig2",
 ]
 
-#: Sender algorithms the engine runs.
-PROTOCOLS = ("reno", "newreno", "tahoe", "vegas", "stpd", "primo")
+#: Sender algorithms the engine runs ("cbr" and "poisson" are open-loop
+#: sources without ACKs, used to check the engine against queueing theory).
+PROTOCOLS = ("reno", "newreno", "tahoe", "vegas", "stpd", "primo", "cbr", "poisson")
 
 #: Default buffer of access and egress links: large, so that only the
 #: bottleneck queues drop. [packets]
@@ -251,9 +252,15 @@ class Flow:
         ST-PD PD gains: fixed, or ``gains(bdp) -> (kp, kd)`` called once
         per round trip with the sender's bandwidth-delay estimate
         S(n)*RTT_min [packets] (the fuzzy supervisor's input, §3.4.3.2).
-        Default (0.368, 0.033): the averaged gains printed in thesis §4.3.3.
+        Default (0.368, 0.033): the averaged gains as printed in thesis
+        §4.3.3.  (README "Findings": the printed poles belong to the swapped
+        pair in the per-slot loop; in this per-round-trip window loop,
+        z^2 - (1 - kp - kd) z - kd, both pairs are stable.)
     primo : PrimoParams
         Primo's parameters (used when protocol == "primo").
+    rate : float or None
+        Sending rate of the open-loop sources "cbr" and "poisson", > 0
+        (required for them, ignored otherwise). [packets/s]
     """
 
     path: tuple
@@ -263,9 +270,14 @@ class Flow:
     name: str = None
     stpd_gains: object = (0.368, 0.033)
     primo: PrimoParams = field(default_factory=PrimoParams)
+    rate: float = None
 
     def __post_init__(self):
         object.__setattr__(self, "path", tuple(self.path))
+        if self.protocol in ("cbr", "poisson"):
+            if self.rate is None:
+                raise ParameterError(f"rate [packets/s] is required for protocol {self.protocol!r}")
+            check_positive("rate", self.rate)
         if len(self.path) < 2:
             raise ParameterError(f"path must name at least two nodes, got {self.path!r}")
         check_choice("protocol", self.protocol, PROTOCOLS)
