@@ -92,6 +92,7 @@ __all__ = [
     "run_ns3_many",
     "read_ns3_csv",
     "write_ns3_csv",
+    "fig3_7_overlay",
     "provenance",
     "ComparisonCase",
     "COMPARISON_FAMILIES",
@@ -714,6 +715,34 @@ def read_ns3_csv(name, data_dir=None):
         except ValueError:
             columns[key] = np.array(values, dtype=str)
     return Ns3Table(columns, provenance, path)
+
+
+def fig3_7_overlay(buffer_case="sufficient"):
+    """Committed ns-3 traces of thesis Fig. 3.7, ready to overlay.
+
+    Parameters
+    ----------
+    buffer_case : {"sufficient", "insufficient"}
+        R's buffer of 14 or 4 packets.
+
+    Returns
+    -------
+    tuple
+        ``(label, time [s], window [packets], queue [packets])``, the
+        format of the ``overlays`` argument of
+        :func:`ctlcc.plots.sim.thesis_fig3_7_figure`.
+
+    Examples
+    --------
+    >>> label, time, window, queue = fig3_7_overlay("insufficient")
+    >>> label.startswith("ns-3"), float(queue.max())
+    (True, 4.0)
+    """
+    check_choice("buffer_case", buffer_case, ("sufficient", "insufficient"))
+    table = read_ns3_csv("ns3_fig3_7_traces")
+    rows = table.where(buffer=14 if buffer_case == "sufficient" else 4)
+    label = f"ns-3 {table.provenance.get('ns3_version', '')} NewReno (SACK+PRR)"
+    return label, rows["time"], rows["cwnd"], rows["queue"]
 
 
 def write_ns3_csv(path, rows, provenance):
