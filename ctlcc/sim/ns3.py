@@ -53,6 +53,35 @@ are scaled by ``(payload + ns-3 headers) / (payload + scenario headers)`` so
 that a segment takes the same time on every link in both simulators (scale
 1 for the default scenarios, whose ``header_bytes`` is already 54; 1.054
 for ns-2-style ``header_bytes=0``).  Goodput is payload bits either way.
+
+Differences that remain between the two simulators (measured by
+``benchmarks/ns3_compare.py``; the numbers are in ``data/ns3_*.csv`` and
+the report's ``ns3`` section):
+
+* loss recovery: ns-3 repairs with SACK (RFC 6675) and sizes the window
+  with PRR (RFC 6937); ctlcc's senders have neither.  PRR changes goodput
+  by a few percent (the ``"classic"`` variant); SACK matters when a window
+  holds several losses: at 10 % random loss ns-3's default delivers about
+  1.5x what ns-3 without SACK delivers, and ctlcc matches the latter.
+  Drop and retransmission counts depend on the recovery too (ns-3 itself
+  drops 2.5x more without SACK on the 10-flow dumbbell), so only goodput
+  carries a target;
+* ns-3's ``CongestionWindow`` never includes fast-recovery inflation,
+  ctlcc's window does (spikes of ssthresh + 3 + duplicate ACKs);
+* ns-3 without SACK but with limited transmit (``"nosack_lt"``)
+  misbehaves: after timeouts it loses far more packets, and under random
+  loss it beats ns-3's own SACK recovery - it is recorded, not used as a
+  reference;
+* ns-3 measures RTT on every ACK through timestamps (no Karn's rule
+  needed) and adds the 1 ms clock granularity to the RTO; ctlcc applies
+  Karn's rule.  With a 1 s minimum RTO on both sides this rarely matters;
+* ns-3's ACKs grow by the SACK blocks they carry (ctlcc: fixed
+  ``ack_bytes``); the reverse path is uncongested in every scenario here;
+* ns-3 counts a timeout episode once (entry into ``CA_LOSS``), ctlcc
+  counts every expiry (``timeouts``);
+* flows that stop before the end: ns-3's ``BulkSendApplication`` closes
+  its socket, which still sends what is already in the send buffer;
+  ctlcc stops at once.  None of the comparison scenarios stops a flow.
 """
 
 import csv
@@ -60,7 +89,6 @@ import dataclasses
 import datetime
 import importlib.util
 import json
-import math
 import os
 import subprocess
 import sys
@@ -401,6 +429,55 @@ class Ns3Table:
         for name, value in equal.items():
             mask &= self.columns[name] == value
         return Ns3Table({k: v[mask] for k, v in self.columns.items()}, self.provenance, self.path)
+
+
+@dataclass(frozen=True)
+class ComparisonCase:
+    """One run of the ctlcc-vs-ns-3 comparison (issue 6).
+
+    Attributes
+    ----------
+    family : {"fig3_7", "loss", "dumbbell"}
+    label : str
+    params : dict
+        The varied parameters, as written to ``data/ns3_<family>.csv``
+        (``buffer``, ``loss`` or ``n``).
+    scenario : Scenario
+    duration : float
+        Simulated time. [s]
+    seed : int
+    """
+
+    family: str
+    label: str
+    params: dict
+    scenario: object
+    duration: float
+    seed: int
+
+
+#: Families of :func:`comparison_cases`.
+COMPARISON_FAMILIES = ("fig3_7", "loss", "dumbbell")
+
+#: ns-3 loss-recovery variants (all four run on the Fig. 3.7 and loss families,
+#: "default" and "nosack" on the dumbbell: :func:`comparison_variants`), to show
+#: what SACK, PRR and limited transmit change (``"default"`` is ns-3's own
+#: configuration and the reference of the targets).  ``"nosack"`` (no SACK,
+#: classic recovery, no limited transmit) is ns-3's closest analogue of a
+#: textbook RFC 6582 NewReno sender; ``"nosack_lt"`` keeps limited transmit
+#: on, a combination whose goodput is implausibly high under random loss
+#: (kept to document it, not used as a reference).
+NS3_VARIANTS = {
+    "default": Ns3Options(),
+    "classic": Ns3Options(recovery="classic"),
+    "nosack": Ns3Options(sack=False, recovery="classic", limited_transmit=False),
+    "nosack_lt": Ns3Options(sack=False, recovery="classic"),
+}
+
+
+#: Packet-error probabilities of the ``"loss"`` family (thesis Fig. 4.8's
+#: range above 1e-4). [1]
+LOSS_LEVELS = (1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 
 
 def ns3_available():
@@ -803,49 +880,6 @@ def provenance(options=None, seeds=None, command=None, ns3_version=None):
     }
 
 
-@dataclass(frozen=True)
-class ComparisonCase:
-    """One run of the ctlcc-vs-ns-3 comparison (issue 6).
-
-    Attributes
-    ----------
-    family : {"fig3_7", "loss", "dumbbell"}
-    label : str
-    params : dict
-        The varied parameters, as written to ``data/ns3_<family>.csv``
-        (``buffer``, ``loss`` or ``n``).
-    scenario : Scenario
-    duration : float
-        Simulated time. [s]
-    seed : int
-    """
-
-    family: str
-    label: str
-    params: dict
-    scenario: object
-    duration: float
-    seed: int
-
-
-#: Families of :func:`comparison_cases`.
-COMPARISON_FAMILIES = ("fig3_7", "loss", "dumbbell")
-
-#: ns-3 loss-recovery variants run on the Fig. 3.7 and loss families, to show
-#: what SACK, PRR and limited transmit change (``"default"`` is ns-3's own
-#: configuration and the reference of the targets).  ``"nosack"`` (no SACK,
-#: classic recovery, no limited transmit) is ns-3's closest analogue of a
-#: textbook RFC 6582 NewReno sender; ``"nosack_lt"`` keeps limited transmit
-#: on, a combination whose goodput is implausibly high under random loss
-#: (kept to document it, not used as a reference).
-NS3_VARIANTS = {
-    "default": Ns3Options(),
-    "classic": Ns3Options(recovery="classic"),
-    "nosack": Ns3Options(sack=False, recovery="classic", limited_transmit=False),
-    "nosack_lt": Ns3Options(sack=False, recovery="classic"),
-}
-
-
 def comparison_variants(family):
     """The ns-3 configurations (:data:`NS3_VARIANTS`) run for *family*.
 
@@ -923,11 +957,6 @@ def comparison_cases(family, protocol="newreno", quick=False):
                     preset("sttp_fig3", protocol=protocol, n=n, start=[float(x) for x in start]),
                     100.0, seed))
     return tuple(cases)
-
-
-#: Packet-error probabilities of the ``"loss"`` family (thesis Fig. 4.8's
-#: range above 1e-4). [1]
-LOSS_LEVELS = (1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 
 
 def _check_seed(seed):
