@@ -6,11 +6,12 @@ Families (:func:`ctlcc.sim.ns3.comparison_cases`):
 * ``fig3_7``: thesis Fig. 3.7, one flow, buffer 14 and 4 packets, 30 s;
 * ``loss``: thesis Fig. 4.7 with uniform packet loss 1e-3 ... 1e-1, 300 s,
   5 seeds;
-
-both also run in ns-3 with PRR off, with SACK off, and with SACK off but
-limited transmit on (:data:`ctlcc.sim.ns3.NS3_VARIANTS`), to show what
-SACK and PRR explain;
 * ``dumbbell``: STTP Fig. 3 with 10-50 flows, 100 s, 2 seeds.
+
+Besides its default (SACK + PRR), ns-3 also runs with PRR off, with SACK
+off, and with SACK off but limited transmit on
+(:data:`ctlcc.sim.ns3.NS3_VARIANTS`; the dumbbell: default and SACK off),
+to show what SACK and PRR explain.
 
 Targets (issue 6): Reno/NewReno goodput within 10 % of ns-3 where losses
 are congestion-only (fig3_7, dumbbell); the throughput-vs-loss curve within
