@@ -12,6 +12,11 @@ Timing model of a directed channel (FIFO, drop-tail): a packet arriving at
 and reaches the far node ``size/rate + delay`` later.  The ring of
 ``(start, end)`` of the packets still in the channel gives the occupancy
 at any instant, so one event per packet per hop suffices.
+
+Helpers on the per-event path are inlined at the numba IR level
+(``inline="always"``): calls that pass thirty arrays otherwise cost
+reference-count updates for each array and halved the event rate.
+Helpers called from several places stay separate to bound compile time.
 """
 
 import numba
@@ -71,12 +76,13 @@ NM = 12
 G_DATA_BITS, G_ACK_BITS, G_MIN_RTO, G_MAX_RTO, G_INIT_RTO = 0, 1, 2, 3, 4
 G_ALPHA, G_BETA, G_GAMMA, G_MAX_WINDOW, G_DUPTHRESH, G_INIT_WINDOW, G_SAMPLE_DT, G_NOW = (
     5, 6, 7, 8, 9, 10, 11, 12)
+G_RTT_EVERY, G_LIMITED = 13, 14
 NG = 16
 
 H_PRIMO = 4096  # history ring length for Primo's ΔFTT and rate lookups
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _heap_push(ht, hs, hk, ha, hb, meta, t, kind, a, b):
     n = meta[M_HEAP]
     seq = meta[M_HEAP_SEQ]
@@ -100,7 +106,7 @@ def _heap_push(ht, hs, hk, ha, hb, meta, t, kind, a, b):
     hb[i] = b
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _heap_pop(ht, hs, hk, ha, hb, meta):
     t0 = ht[0]
     k0 = hk[0]
@@ -254,7 +260,7 @@ def run_kernel(until, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s,
     return DONE
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _lookup(ht_, hv, fi, f, head_col, count_col, target, default):
     """Newest history value recorded at or before *target* (oldest if none)."""
     count = fi[f, count_col]
@@ -270,7 +276,7 @@ def _lookup(ht_, hv, fi, f, head_col, count_col, target, default):
     return hv[f, (head - count) % size]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _record(ht_, hv, fi, f, head_col, count_col, t, v):
     size = ht_.shape[1]
     head = fi[f, head_col]
@@ -295,19 +301,19 @@ def _waiting(now, c, ci, ring_s):
     return w
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _alloc(meta, free):
     meta[M_NFREE] -= 1
     return free[meta[M_NFREE]]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _release(p, meta, free):
     free[meta[M_NFREE]] = p
     meta[M_NFREE] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _enqueue(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e,
              fi, drop_buf):
     """Offer packet p to channel c at time now (drop-tail)."""
@@ -349,7 +355,7 @@ def _enqueue(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_
     _heap_push(ht, hs, hk, ha, hb, meta, end + cf[c, C_DELAY], EV_ARRIVE, p, c)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _log_drop(now, f, c, how, pkind, meta, drop_buf):
     if meta[M_TRACE] != 0:
         k = meta[M_NDROP]
@@ -360,7 +366,7 @@ def _log_drop(now, f, c, how, pkind, meta, drop_buf):
         meta[M_NDROP] = k + 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _lost(now, c, cf, ci, loss_list, rng):
     """Does the loss model of channel c destroy the packet reaching its end?"""
     kind = ci[c, K_LOSS_KIND]
@@ -389,7 +395,7 @@ def _lost(now, c, cf, ci, loss_list, rng):
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _arrive(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e,
             loss_list, ff, fi, fpath, rpath, rbits, ph_t, ph_v, rtt_buf, drop_buf, rng):
     """Packet p has crossed its current channel."""
@@ -418,7 +424,7 @@ def _arrive(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
                  ff, fi, rpath, rbits, drop_buf)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _on_data(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e,
              ff, fi, rpath, rbits, drop_buf):
     """Receiver: cumulative ACK for every data packet (no delayed ACKs)."""
@@ -473,7 +479,7 @@ def _on_data(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, 
              ring_e, fi, drop_buf)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _arm(t, f, ff, fi, meta, ht, hs, hk, ha, hb):
     """(Re)start flow f's retransmission timer to fire at t.
 
@@ -489,7 +495,7 @@ def _arm(t, f, ff, fi, meta, ht, hs, hk, ha, hb):
         _heap_push(ht, hs, hk, ha, hb, meta, t, EV_RTO, f, fi[f, I_RTO_GEN])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _send(now, f, seq, retx, flag, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s,
           ring_e, fi, fpath, drop_buf):
     p = _alloc(meta, free)
@@ -561,7 +567,7 @@ def _timeout(now, f, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, 
     _arm(now + ff[f, F_RTO], f, ff, fi, meta, ht, hs, hk, ha, hb)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e,
             ff, fi, fpath, ph_t, ph_v, rtt_buf, drop_buf):
     f = pi[p, P_FLOW]
@@ -575,7 +581,7 @@ def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
     fi[f, I_ACKS_RECEIVED] += 1
     proto = fi[f, I_PROTO]
     sample = now - echo
-    if meta[M_TRACE] != 0:
+    if meta[M_TRACE] != 0 and fi[f, I_ACKS_RECEIVED] % int(g[G_RTT_EVERY]) == 0:
         k = meta[M_NRTT]
         rtt_buf[k, 0] = now
         rtt_buf[k, 1] = f
@@ -696,11 +702,21 @@ def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
                           ci, ring_s, ring_e, fi, fpath, drop_buf)
         elif d > dupthresh and fi[f, I_IN_RECOVERY] == 1 and proto != STPD:
             ff[f, F_CWND] += 1.0  # window inflation
+        elif d < dupthresh and g[G_LIMITED] > 0.0 and fi[f, I_IN_RECOVERY] == 0 \
+                and fi[f, I_ACTIVE] == 1:
+            # RFC 3042 limited transmit: one new segment per early duplicate ACK,
+            # flight up to cwnd + 2
+            seq = fi[f, I_SND_NXT]
+            if seq == fi[f, I_SND_MAX] and seq < una + int(ff[f, F_CWND]) + d:
+                _send(now, f, seq, 0, 0, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci,
+                      ring_s, ring_e, fi, fpath, drop_buf)
+                fi[f, I_SND_NXT] = seq + 1
+                fi[f, I_SND_MAX] = seq + 1
     _try_send(now, f, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e,
               ff, fi, fpath, drop_buf)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _round_end(now, f, g, meta, ht, hs, hk, ha, hb, ff, fi):
     """Once per round trip (ACK beyond the round's highest sequence)."""
     proto = fi[f, I_PROTO]

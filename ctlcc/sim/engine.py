@@ -22,7 +22,7 @@ Model, in brief
   avoidance (+1/cwnd per new ACK), fast retransmit on the third duplicate
   ACK, fast recovery with window inflation (Reno: RFC 5681; NewReno: RFC
   6582 with partial ACKs and the ``recover`` guard; Tahoe: back to one
-  packet, go-back-N), RTO per RFC 6298 with Karn's rule and exponential
+  packet, go-back-N), optional limited transmit (RFC 3042), RTO per RFC 6298 with Karn's rule and exponential
   backoff, go-back-N after a timeout.  Vegas (Brakmo & Peterson) adjusts
   cwnd by one packet per round trip on diff = cwnd (1 - baseRTT/RTT)
   against alpha/beta, grows in slow start every other round trip and
@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_nonnegative, check_positive
+from .._validation import check_nonnegative, check_positive, check_positive_int
 from ..errors import ConservationError, ParameterError
 from ..laws import primo as primo_law
 from ..laws import stpd as stpd_law
@@ -91,6 +91,11 @@ class FlowStats:
         Payload bits delivered in order per active second. [bit/s]
     loss_rate : float
         dropped / sent. [1]
+    srtt : float
+        Smoothed RTT at the end (RFC 6298; 0 before the first valid
+        sample; window flows only). [s]
+    rto : float
+        Retransmission timeout at the end, backoff included. [s]
     """
 
     name: str
@@ -110,6 +115,8 @@ class FlowStats:
     throughput_bps: float
     goodput_bps: float
     loss_rate: float
+    srtt: float = 0.0
+    rto: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -160,7 +167,8 @@ class Traces:
     queue : ndarray, shape (k, bottlenecks)
         Packets waiting in each reported queue. [packets]
     rtt : ndarray, shape (m, 3)
-        Every ACK's (time [s], flow, RTT sample [s]).
+        (time [s], flow, RTT sample [s]) of every ACK, or of every
+        ``rtt_every``-th ACK of each flow.
     drops : ndarray, shape (d, 4)
         Every drop: (time [s], flow, channel, kind) with kind 0 = queue
         drop of data, 1 = queue drop of an ACK, 2 = link error.
@@ -229,7 +237,8 @@ class SimResult:
         return primo_criteria(self, warmup=warmup, bottleneck=bottleneck)
 
 
-def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=None):
+def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=None,
+        rtt_every=1):
     """Simulate *scenario* for *duration* seconds.
 
     Parameters
@@ -248,6 +257,9 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
     progress : bool, optional
         Show a tqdm bar (default: when the run is long, duration > 60 s
         with several flows).
+    rtt_every : int
+        With ``trace=True``, keep the RTT sample of every ``rtt_every``-th
+        ACK of each flow (drops are always all logged). [ACKs]
 
     Returns
     -------
@@ -277,7 +289,9 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
     sample_interval = check_positive("sample_interval", sample_interval)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
         _check_seed(seed))
+    rtt_every = check_positive_int("rtt_every", rtt_every)
     sim = _Simulation(scenario, duration, trace, sample_interval)
+    sim.g[K.G_RTT_EVERY] = rtt_every
     if progress is None:
         progress = duration > 60.0 and len(scenario.flows) > 4
     wall = sim.drive(rng, progress)
@@ -464,6 +478,8 @@ class _Simulation:
         g[K.G_DUPTHRESH] = tcp.dupack_threshold
         g[K.G_INIT_WINDOW] = tcp.initial_window
         g[K.G_SAMPLE_DT] = sample_interval
+        g[K.G_RTT_EVERY] = 1
+        g[K.G_LIMITED] = 1.0 if tcp.limited_transmit else 0.0
         self.g = g
         self.meta = np.zeros(K.NM, dtype=np.int64)
         self.meta[K.M_MARGIN] = tcp.max_window + 16
@@ -632,7 +648,8 @@ class _Simulation:
                 timeouts=int(fi[j, K.I_TIMEOUTS]), fast_retransmits=int(fi[j, K.I_FAST_RETX]),
                 active_time=active, throughput_bps=sent * sc.data_bits * per,
                 goodput_bps=unique * 8 * sc.payload_bytes * per,
-                loss_rate=(dq + dl) / sent if sent else 0.0))
+                loss_rate=(dq + dl) / sent if sent else 0.0,
+                srtt=float(ff[j, K.F_SRTT]), rto=float(ff[j, K.F_RTO])))
         queues = []
         for j, key in enumerate(sc.bottlenecks):
             c = int(self.bott[j])

@@ -255,7 +255,10 @@ class Flow:
         Default (0.368, 0.033): the averaged gains as printed in thesis
         §4.3.3.  (README "Findings": the printed poles belong to the swapped
         pair in the per-slot loop; in this per-round-trip window loop,
-        z^2 - (1 - kp - kd) z - kd, both pairs are stable.)
+        z^2 - (1 - kp - kd) z - kd, both pairs are stable.)  Fixed gains
+        grow the window by about kp packets per round trip while the queue
+        is empty, which is slow on long paths (the thesis' fuzzy supervisor
+        raises the gains with the BDP): pass a callable there.
     primo : PrimoParams
         Primo's parameters (used when protocol == "primo").
     rate : float or None
@@ -316,6 +319,9 @@ class TcpOptions:
     vegas_alpha, vegas_beta, vegas_gamma : float
         TCP Vegas thresholds on the queued-packet estimate diff (Brakmo &
         Peterson; alpha=1, beta=3, gamma=1). [packets]
+    limited_transmit : bool
+        RFC 3042: send one new segment on each of the first two duplicate
+        ACKs (off, as in ns-2's Reno; ns-3.44 turns it on by default).
     """
 
     initial_window: int = 1
@@ -327,6 +333,7 @@ class TcpOptions:
     vegas_alpha: float = 1.0
     vegas_beta: float = 3.0
     vegas_gamma: float = 1.0
+    limited_transmit: bool = False
 
     def __post_init__(self):
         check_positive_int("initial_window", self.initial_window)
@@ -692,9 +699,14 @@ def thesis_fig4_18(protocol="reno", loss=None, buffer=100, n=1, **options):
 
     10 Mb/s 0.2 ms, 1.5 Mb/s 250 ms, 10 Mb/s 0.2 ms; 60 s transfers; one
     error burst corrupts the 2000th and 2001st packets on the satellite
-    link (default ``loss``).  The buffer is not given in the text; we use
-    100 packets (about the BDP of 94 packets), so that Reno's slow start
-    does not overflow before the burst.
+    link (default ``loss``).  Neither the buffer nor the window limit is
+    printed.  Reno's window is "cut by half twice to around 33" (§4.4.2),
+    so it stood near 4 x 33 = 132 packets: we cap the window there
+    (``TcpOptions(max_window=132)`` unless ``tcp=`` is given) and buffer
+    100 packets, so that only the burst loses packets (window - BDP of ~94
+    = 38 packets queued at most).  With RFC 5681's FlightSize halving our
+    Reno then times out on the second loss instead of halving twice (ns-2
+    halves cwnd itself); see the report.
 
     References
     ----------
@@ -702,6 +714,7 @@ def thesis_fig4_18(protocol="reno", loss=None, buffer=100, n=1, **options):
     """
     n = check_positive_int("n", n)
     loss = PacketList((2000, 2001)) if loss is None else loss
+    options.setdefault("tcp", TcpOptions(max_window=132))
     links = (Link("S", "R1", 10e6, 0.2e-3), Link("R1", "R2", 1.5e6, 250e-3, buffer, loss),
              Link("R2", "D", 10e6, 0.2e-3))
     flows = tuple(Flow(("S", "R1", "R2", "D"), protocol, 0.0, 60.0, name=f"flow{i}")

@@ -173,6 +173,9 @@ def test_traces_are_opt_in_and_sampled():
     assert rtt.min() == pytest.approx(base, rel=1e-12)
     # and none waits longer than a full 14-packet queue at R (+ one in service)
     assert rtt.max() <= base + 15 * WIRE_BITS / RATE + 1e-12
+    every10 = run(S.thesis_fig3_7_sufficient(), 10.0, trace=True, rtt_every=10).traces.rtt
+    assert len(every10) == len(traced.traces.rtt) // 10
+    np.testing.assert_array_equal(every10, traced.traces.rtt[9::10])
 
 
 def test_jain_index_table():
@@ -188,6 +191,7 @@ def test_jain_index_table():
     (lambda: run(S.single_bottleneck(), 1.0, seed=-1), "seed must be an integer"),
     (lambda: run("thesis_fig3_7_sufficient", 1.0), "scenario must be a Scenario"),
     (lambda: run(S.single_bottleneck(), 1.0, sample_interval=0), "sample_interval"),
+    (lambda: run(S.single_bottleneck(), 1.0, rtt_every=0), "rtt_every must be an integer >= 1"),
 ])
 def test_run_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
@@ -217,3 +221,13 @@ def test_progress_bar_runs(capsys):
     result = run(S.dumbbell(5), 61.0, progress=True)
     assert result.duration == 61.0
     assert "sim s" in capsys.readouterr().err
+
+
+def test_thesis_fig4_18_loses_only_the_burst():
+    # Window capped at 132 packets.  In steady state at most 132 - BDP (~94) = 38
+    # packets queue at R1; in slow start's last round (cwnd 66 -> 132) each of
+    # the 66 ACKs releases two packets into a link that serves one, so the queue
+    # peaks at 66 < buffer 100: the only losses are packets 2000 and 2001.
+    result = run(S.preset("thesis_fig4_18"), 60.0)
+    assert result.queues[0].drops == 0 and result.queues[0].losses == 2
+    assert result.queues[0].max <= 66

@@ -115,3 +115,31 @@ def test_rto_initial_value_and_exponential_backoff(protocol):
     assert (sent_at(0.999), sent_at(1.002)) == (1, 2)
     assert (sent_at(2.999), sent_at(3.002)) == (2, 3)
     assert result.flows[0].timeouts == 2 and result.flows[0].dropped_loss == 2
+
+
+def test_karn_no_rtt_sample_from_a_retransmitted_segment():
+    # Packets 1 and 2 on the link are the first segment and its first
+    # retransmission; the second retransmission (t = 3 s) gets through and is
+    # ACKed ~47 ms later.  Karn's rule: that ACK gives no RTT sample, so srtt is
+    # still unset and the RTO keeps its backed-off value 1 s x 2 x 2 = 4 s
+    # (RFC 6298 §5.7); a sample would have brought it down to min RTO = 1 s.
+    scenario = S.thesis_fig3_7_sufficient(loss=S.PacketList((1, 2)))
+    flow = run(scenario, 3.06).flows[0]
+    assert flow.delivered_unique == 1
+    assert flow.srtt == 0.0 and flow.rto == 4.0
+    # the segments sent after it are sampled: RTO back to max(min_rto, ...) = 1 s
+    later = run(scenario, 3.2).flows[0]
+    assert later.srtt > 0.0 and later.rto == 1.0
+
+
+@pytest.mark.parametrize("limited, timeouts, fast_retransmits", [(False, 1, 0), (True, 0, 1)])
+def test_limited_transmit_turns_an_early_loss_into_fast_retransmit(limited, timeouts,
+                                                                 fast_retransmits):
+    # IW 1, slow start: segments 0 | 1 2 | 3 4 (5 6) ... the 3rd packet on the link
+    # (segment 2) is lost.  Segments 3 and 4 bring only two duplicate ACKs: without
+    # RFC 3042 nothing more may be sent and the RTO fires; with it each duplicate
+    # ACK releases one new segment, whose ACK is the third duplicate.
+    tcp = S.TcpOptions(limited_transmit=limited, max_window=20)  # no overflow later
+    scenario = S.thesis_fig3_7_sufficient(protocol="newreno", loss=S.PacketList((3,)), tcp=tcp)
+    flow = run(scenario, 3.0).flows[0]
+    assert (flow.timeouts, flow.fast_retransmits) == (timeouts, fast_retransmits)
