@@ -192,7 +192,7 @@ def _jain(x):
 def _write(family, cases, results, version, command):
     data = ROOT / "data"
     seeds = sorted({c.seed for c in cases})
-    prov = provenance(seeds=seeds, command=command, ns3_version=version)
+    prov = provenance(NS3_VARIANTS["default"], seeds=seeds, command=command, ns3_version=version)
     prov["ns3_variants"] = json.dumps({name: dataclasses.asdict(options)
                                        for name, options in comparison_variants(family).items()},
                                       sort_keys=True)

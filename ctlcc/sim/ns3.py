@@ -168,8 +168,10 @@ class Ns3Options:
     timestamps : bool
         RFC 7323 timestamps (ns-3 default True): 12 bytes per segment, an
         RTT sample from every ACK.
-    limited_transmit : bool
-        RFC 3042 limited transmit (ns-3 default True).
+    limited_transmit : bool or None
+        RFC 3042 limited transmit; None (default) follows the scenario's
+        ``tcp.limited_transmit`` (ctlcc's default: off), True is ns-3's
+        default.
     data_retries : int
         Consecutive timeouts before ns-3 aborts a connection (ns-3
         default 6, which 50-flow dumbbells reach; raised to 100).
@@ -195,7 +197,7 @@ class Ns3Options:
     sack: bool = True
     recovery: str = "prr"
     timestamps: bool = True
-    limited_transmit: bool = True
+    limited_transmit: bool = None
     data_retries: int = 100
     del_ack_count: int = 1
     clock_granularity: float = 1e-3
@@ -468,10 +470,10 @@ COMPARISON_FAMILIES = ("fig3_7", "loss", "dumbbell")
 #: on, a combination whose goodput is implausibly high under random loss
 #: (kept to document it, not used as a reference).
 NS3_VARIANTS = {
-    "default": Ns3Options(),
-    "classic": Ns3Options(recovery="classic"),
+    "default": Ns3Options(limited_transmit=True),
+    "classic": Ns3Options(recovery="classic", limited_transmit=True),
     "nosack": Ns3Options(sack=False, recovery="classic", limited_transmit=False),
-    "nosack_lt": Ns3Options(sack=False, recovery="classic"),
+    "nosack_lt": Ns3Options(sack=False, recovery="classic", limited_transmit=True),
 }
 
 
@@ -656,7 +658,9 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0):
         "data_retries": int(options.data_retries),
         "sack": bool(options.sack),
         "timestamps": bool(options.timestamps),
-        "limited_transmit": bool(options.limited_transmit),
+        "limited_transmit": bool(getattr(tcp, "limited_transmit", True)
+                                 if options.limited_transmit is None
+                                 else options.limited_transmit),
         "clock_granularity": float(options.clock_granularity),
         "rate_scale": float(rate_scale),
         "ns3_header_bytes": ns3_header_bytes(options.timestamps),

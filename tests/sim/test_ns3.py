@@ -14,6 +14,7 @@ import pytest
 from ctlcc.errors import ParameterError
 from ctlcc.sim import ns3
 from ctlcc.sim.ns3 import (
+    NS3_VARIANTS,
     Ns3Options,
     Ns3UnavailableError,
     comparison_cases,
@@ -97,6 +98,23 @@ def test_job_maps_loss_options_and_headers():
     assert (tcp["sack"], tcp["recovery_type"]) == (False, "ns3::TcpClassicRecovery")
     unscaled = ns3_job(scenario, 10.0, options=Ns3Options(match_wire_time=False))
     assert unscaled["tcp"]["rate_scale"] == 1.0
+
+
+@pytest.mark.parametrize("scenario_lt, option_lt, expected", [
+    (False, None, False),  # follows the scenario (ctlcc's default: off)
+    (True, None, True),
+    (False, True, True),   # Ns3Options overrides (ns-3's own default: on)
+    (True, False, False),
+])
+def test_job_maps_limited_transmit(scenario_lt, option_lt, expected):
+    scenario = preset("thesis_fig3_7_sufficient", tcp=TcpOptions(limited_transmit=scenario_lt))
+    job = ns3_job(scenario, 1.0, options=Ns3Options(limited_transmit=option_lt))
+    assert job["tcp"]["limited_transmit"] is expected
+
+
+def test_comparison_default_variant_is_ns3s_default():
+    assert NS3_VARIANTS["default"] == Ns3Options(sack=True, recovery="prr", timestamps=True,
+                                                 limited_transmit=True)
 
 
 def test_job_maps_dumbbell_and_vegas():
