@@ -24,6 +24,7 @@ SECTIONS = (
     ("fuzzy", "ctlcc.plots.fuzzy", "ST-PD TCP: fuzzy gain supervisor and where the self-tuned loop is stable (thesis 002, §3.4.3.2)"),
     ("fluid", "ctlcc.plots.fluid", "Fluid model: Reno (Hollot et al.), ST-PD and Primo"),
     ("sim", "ctlcc.plots.sim", "Packet-level simulator: Reno/Vegas traces and presets"),
+    ("ns3", "ctlcc.plots.ns3", "Packet engine vs ns-3: goodput, traces, loss curve (issue 6)"),
     ("crosscheck", "ctlcc.plots.crosscheck", "Cross-checks: analytic predictions vs the packet simulator"),
 )
 

@@ -143,3 +143,17 @@ def test_limited_transmit_turns_an_early_loss_into_fast_retransmit(limited, time
     scenario = S.thesis_fig3_7_sufficient(protocol="newreno", loss=S.PacketList((3,)), tcp=tcp)
     flow = run(scenario, 3.0).flows[0]
     assert (flow.timeouts, flow.fast_retransmits) == (timeouts, fast_retransmits)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_vegas_flows_each_keep_alpha_to_beta_packets_queued(n):
+    # n Vegas flows started together (same baseRTT) each hold diff in
+    # [alpha, beta] = [1, 3] packets in the queue: the total lies in [n, 3n]
+    # (the growth with n that thesis §3.5.2.1 observes in Fig. 3.16(a)).
+    scenario = S.dumbbell(n, protocol="vegas", bottleneck_rate=1.5e6, bottleneck_delay=20e-3,
+                          buffer=100)
+    result = run(scenario, 60.0, trace=True)
+    t, q = result.traces.time, result.traces.queue[:, 0]
+    assert n * 1.0 <= q[t > 20.0].mean() <= n * 3.0
+    assert sum(f.dropped for f in result.flows) == 0
+    assert result.queues[0].utilisation > 0.99
