@@ -31,7 +31,7 @@ from scipy import optimize
 from .._validation import check_choice, check_interval, check_positive, check_positive_int
 from ..errors import ParameterError
 from ..laws.stpd_fuzzy import DIRECT_RULES, GAINS, INVERSE_RULES, TERMS, FuzzySupervisor
-from .stpd import stpd_loop
+from . import stpd as _stpd
 
 __all__ = [
     "GainSurface",
@@ -564,21 +564,16 @@ def _decode(x, config, tune, calibration=None):
 def _spectral_radius(kp, kd, m, model="per_slot"):
     """Spectral radius of ST-PD's loop, elementwise over broadcast kp, kd, m.
 
-    The single place where this module computes poles (to be switched to
-    the vectorised core of :mod:`ctlcc.analysis.stpd` when it lands).  For
-    the per-slot model it takes the eigenvalues of the companion matrices of
-    the characteristic polynomial ``z**(m-1) (z-1)**2 + (kp+kd) z - kd``
-    derived in :mod:`ctlcc.analysis.stpd` (tested there against the sympy
-    derivation, and here against ``stpd_loop(...).spectral_radius()``),
-    batched over the points that share m; any other model goes point by
-    point through :func:`ctlcc.analysis.stpd.stpd_loop`.
+    Groups the points by round trip m and hands each group to the
+    vectorised core :func:`ctlcc.analysis.stpd.spectral_radius` (batched
+    eigenvalues of the characteristic polynomial derived from the law).
     """
     kp, kd, m = np.broadcast_arrays(np.asarray(kp, float), np.asarray(kd, float), np.asarray(m))
     out = np.empty(kp.shape)
-    if model != "per_slot":
-        for index in np.ndindex(kp.shape):
-            out[index] = stpd_loop(kp[index], kd[index], int(m[index]), model=model).spectral_radius()
-        return out
+    for mi in np.unique(m):
+        mask = m == mi
+        out[mask] = _stpd.spectral_radius(kp[mask], kd[mask], int(mi), model=model)
+    return out
     for mi in np.unique(m):
         mask = m == mi
         mi = int(mi)
