@@ -183,8 +183,10 @@ def report_items():
         "ctlcc's Reno and NewReno; initial window 1, delayed ACKs off, 1054-byte packets "
         "on the wire. ctlcc's window includes fast-recovery inflation (the spikes); ns-3's "
         "PRR window does not. ctlcc NewReno's excursion above 50 packets after the first "
-        "slow start (clipped) is the engine's NewReno recovery defect discussed in "
-        "benchmarks/ns3_compare.py.",
+        "slow start (clipped) is the inflation of its recovery from the start-up "
+        "overshoot; with 14 packets of buffer that recovery ends in a timeout one RTO "
+        "after its first partial ACK (RFC 6582 §3.2), as ns-3 without SACK also times "
+        "out there (data/ns3_fig3_7.csv).",
         figure)
     yield ReportTable(
         "ns3_goodput_comparison",

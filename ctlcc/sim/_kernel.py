@@ -53,6 +53,7 @@ I_FWD_LEN, I_REV_LEN = 21, 22
 I_SENT, I_RETX, I_DELIVERED, I_DROP_Q, I_DROP_L, I_ACK_SENT, I_ACK_DROP = 23, 24, 25, 26, 27, 28, 29
 I_TIMEOUTS, I_FAST_RETX, I_ACKS_RECEIVED, I_UNIQUE = 30, 31, 32, 33
 I_PH_HEAD, I_PH_COUNT, I_RH_HEAD, I_RH_COUNT = 34, 35, 36, 37
+I_PARTIAL_SEEN = 38  # partial ACKs received in the current NewReno recovery
 NI = 40
 # --- per-channel float columns (cf) ---
 C_RATE, C_DELAY, C_LAST_END, C_P, C_MEAN_GOOD, C_MEAN_BAD = 0, 1, 2, 3, 4, 5
@@ -640,6 +641,7 @@ def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
                 partial = True
                 _send(now, f, ack, 1, 0, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci,
                       ring_s, ring_e, fi, fpath, drop_buf)
+                fi[f, I_PARTIAL_SEEN] += 1
                 if proto != STPD:
                     cw = ff[f, F_CWND] - newly + 1.0
                     ff[f, F_CWND] = cw if cw > 1.0 else 1.0
@@ -657,10 +659,13 @@ def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
             fi[f, I_DUPACKS] = 0
         if ff[f, F_CWND] > g[G_MAX_WINDOW]:
             ff[f, F_CWND] = g[G_MAX_WINDOW]
-        # RFC 6298 §5.2/5.3
+        # RFC 6298 §5.2/5.3; RFC 6582 §3.2 step 5 ("Impatient" variant): of the
+        # partial ACKs of one recovery only the first restarts the timer, so a
+        # recovery with many holes (one repaired per RTT) ends in a timeout
+        # instead of lasting tens of round trips
         if fi[f, I_SND_UNA] >= fi[f, I_SND_MAX]:
             ff[f, F_RTO_DEADLINE] = np.inf
-        else:
+        elif not partial or fi[f, I_PARTIAL_SEEN] == 1:
             _arm(now + ff[f, F_RTO], f, ff, fi, meta, ht, hs, hk, ha, hb)
         # end of a round trip: per-RTT laws
         if ack >= fi[f, I_ROUND_END]:
@@ -687,6 +692,7 @@ def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
                     ff[f, F_SSTHRESH] = half
                     ff[f, F_CWND] = half + dupthresh
                     fi[f, I_IN_RECOVERY] = 1
+                    fi[f, I_PARTIAL_SEEN] = 0
                     fi[f, I_RECOVER] = fi[f, I_SND_MAX] - 1
                     _send(now, f, una, 1, 0, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf,
                           ci, ring_s, ring_e, fi, fpath, drop_buf)
@@ -697,6 +703,7 @@ def _on_ack(now, p, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, r
                         ff[f, F_SSTHRESH] = half
                         ff[f, F_CWND] = half + dupthresh
                     fi[f, I_IN_RECOVERY] = 1
+                    fi[f, I_PARTIAL_SEEN] = 0
                     fi[f, I_RECOVER] = fi[f, I_SND_MAX] - 1
                     _send(now, f, una, 1, 0, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf,
                           ci, ring_s, ring_e, fi, fpath, drop_buf)

@@ -21,7 +21,9 @@ Model, in brief
 * Window senders count in packets: slow start (+1 per new ACK), congestion
   avoidance (+1/cwnd per new ACK), fast retransmit on the third duplicate
   ACK, fast recovery with window inflation (Reno: RFC 5681; NewReno: RFC
-  6582 with partial ACKs and the ``recover`` guard; Tahoe: back to one
+  6582 with partial ACKs, the ``recover`` guard and the retransmission
+  timer restarted only by the first partial ACK of a recovery - §3.2 step
+  5, the "Impatient" variant, as in ns-3; Tahoe: back to one
   packet, go-back-N), optional limited transmit (RFC 3042), RTO per RFC 6298 with Karn's rule and exponential
   backoff, go-back-N after a timeout.  Vegas (Brakmo & Peterson) adjusts
   cwnd by one packet per round trip on diff = cwnd (1 - baseRTT/RTT)

@@ -37,19 +37,6 @@ LOSS_TARGETS = [
     ("loss", "loss=0.1", protocol, "nosack", 0.20, "ns-3 without SACK: like-for-like")
     for protocol in ("reno", "newreno")
 ]
-# ctlcc's NewReno at 3e-3 loss: after the first slow-start overshoot (~60
-# packets lost in one window on a path holding BDP + buffer ~ 61 packets) it
-# stays in one RFC 6582 recovery for tens of round trips (one hole per RTT, RTO
-# re-armed at every partial ACK: the "slow-but-steady" variant), its inflated
-# window bookkeeping reaching ~1700 packets, and overflows R ~20x more often than
-# ns-3 (1228 vs 61 drops; ns-3 without SACK: 98) or ctlcc's own Reno.  Reported
-# to the engine's owner; strict, so the mark must go when the engine changes.
-_NEWRENO_DEFECT = pytest.mark.xfail(strict=True, reason=(
-    "ctlcc NewReno stays for tens of RTTs in one recovery after a slow-start "
-    "overshoot and overflows R ~20x more than ns-3; see benchmarks/ns3_compare.py"))
-LOSS_TARGETS = [
-    pytest.param(*row, marks=_NEWRENO_DEFECT) if row[1] == "loss=0.003" and row[2] == "newreno"
-    else row for row in LOSS_TARGETS]
 DUMBBELL_TARGETS = [
     ("dumbbell", f"n={n}", protocol, "default", 0.10, "issue 6: congestion-only losses")
     for n in (10, 20, 30, 50) for protocol in ("reno", "newreno")

@@ -77,7 +77,11 @@ def test_tahoe_falls_to_one_packet_reno_halves():
                   sample_interval=1e-3)
     late = tahoe.traces.time > 5.0
     assert tahoe.traces.window[late, 0].min() == 1.0
-    assert newreno.flows[0].timeouts == 0
+    # The start-up overshoot loses ~20 packets of one window; RFC 6582's timer
+    # rule (restart at the first partial ACK only) ends that recovery with one
+    # timeout, as in ns-3 without SACK (2 timeouts, data/ns3_fig3_7.csv, buffer
+    # 14, nosack).  After it NewReno only halves: its window never falls to 1.
+    assert newreno.flows[0].timeouts <= 1
     assert newreno.traces.window[late, 0].min() >= 2.0
 
 
