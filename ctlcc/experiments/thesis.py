@@ -87,9 +87,9 @@ LOSS_GRID = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 1e-1)
 #: Durations used by :func:`run_all`: the report's (``quick``) and the
 #: long runs of the slow tests. [s]
 QUICK = {"loss_duration": 100.0, "loss_seeds": (0, 1, 2), "bursty_duration": 400.0,
-         "bursty_seeds": (0, 1, 2), "mixed_seeds": (0, 1, 2, 3, 4)}
+         "bursty_seeds": tuple(range(10)), "mixed_seeds": (0, 1, 2, 3, 4)}
 FULL = {"loss_duration": 300.0, "loss_seeds": tuple(range(5)), "bursty_duration": 600.0,
-        "bursty_seeds": tuple(range(5)), "mixed_seeds": tuple(range(10))}
+        "bursty_seeds": tuple(range(30)), "mixed_seeds": tuple(range(10))}
 
 
 # --- results ---------------------------------------------------------------------------
@@ -130,6 +130,8 @@ class ThesisRun:
         Data packets lost to full queues / to link errors. [packets]
     loss_times : ndarray
         Times of the link-error losses, all flows. [s]
+    overflow_times : ndarray
+        Times of the data packets dropped by full queues, all flows. [s]
     packet_bits : float
         Size of a data packet on the wire. [bit]
     """
@@ -152,6 +154,7 @@ class ThesisRun:
     queue_drops: np.ndarray
     link_losses: np.ndarray
     loss_times: np.ndarray
+    overflow_times: np.ndarray
     packet_bits: float
 
     def delivered_between(self, flow, t0, t1):
@@ -948,6 +951,7 @@ def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), d
             t0 = _crossing(r.time, d, first - 1)
             t1 = _crossing(r.time, d, last)
             reached[i, k] = np.isfinite(t1)
+            t0 = t0 if np.isfinite(t0) else duration  # never got to *first*: nothing measured
             t1 = t1 if np.isfinite(t1) else duration
             start[i, k], end[i, k] = t0, t1
             thr[i, k] = (r.delivered_between(0, t0, t1) * r.packet_bits / (t1 - t0) / 1.5e6
@@ -1127,7 +1131,7 @@ def claims(results=None, quick=True):
 
 
 def _claim(row, value, ok, reason, evidence, spread=None, seeds=(), published_value=None,
-           unit=None, claim=None):
+           unit=None, claim=None, suffix=""):
     """A Claim from a published row, a measured value and a verdict."""
     pub = published_value if published_value is not None else (
         row["value"] if row["value"] is not None else (
@@ -1135,7 +1139,7 @@ def _claim(row, value, ok, reason, evidence, spread=None, seeds=(), published_va
             row["quantity"]))
     return Claim(
         id=f"stpd-{row['figure'].split('(')[0].strip().replace(' ', '').lower()}-"
-           f"{row['claim_id']}",
+           f"{row['claim_id']}{suffix}",
         paper="stpd", location=row["source"].split(", ", 1)[1],
         claim=claim or f"{row['protocol']}: {row['quantity']}",
         published=pub, value=value, spread=spread,
@@ -1173,16 +1177,17 @@ def _claims_buffer(res, rows):
         ok = qmax == hi and qmin <= row["low"] + 1
         out.append(_claim(row, f"[{qmin:.0f}, {qmax:.0f}]", ok,
                           f"Reno's queue spans [{qmin:.0f}, {qmax:.0f}] after {w:g} s", ev))
-        wmax = _median_peak(r.time, r.window[:, 0], w)
+        wmax = _window_at_overflow(r, w)
         row = rows["fig3_8_reno_peak"]
         # the window that overflows R is BDP + buffer + 1 in service; the drop is seen one
         # RTT later, during which cwnd grows by < 1 packet: 2 packets of margin
         ok = abs(wmax - (res.bdp + hi + 1)) <= 2
         out.append(_claim(row, round(wmax, 2), ok,
-                          f"Reno's periodic peaks (median) {wmax:.1f}; ctlcc's overflow window "
+                          f"Reno's window at the first drop of each overflow (median) {wmax:.1f}; "
+                          f"ctlcc's overflow window "
                           f"is BDP {res.bdp:.1f} + {hi} + 1 in service", ev,
-                          claim="reno: window peaks (median over the cycles after warm-up) at "
-                                "the overflow window N + B"))
+                          claim="reno: window at each buffer overflow (median over the cycles "
+                                "after warm-up) is N + B"))
     if hi in res.buffers and all(p in res.protocols for p in ("reno", "stpd")):
         row = rows["fig3_10_full_throughput"]
         rates = [res.runs[(hi, p)].rate_between(0, w, res.duration) / 1e6 for p in ("reno", "stpd")]
@@ -1387,6 +1392,9 @@ def _uniform_reason(res, protocol, loss, mean):
 def _claims_bursty(res, rows):
     ev = "ctlcc.experiments.thesis.bursty_loss; thesis_fig4_13_17_bursty.png"
     out = []
+    # the thesis' reading counts the states in packets; the other reading is kept apart
+    suffix = "" if res.channel == "packets" else f"-{res.channel}-channel"
+    note = "" if res.channel == "packets" else " [states counted in seconds]"
     for protocol, key in (("reno", "fig4_16_reno_throughput"), ("stpd", "fig4_17_stpd_throughput")):
         if protocol not in res.protocols:
             continue
@@ -1394,26 +1402,36 @@ def _claims_bursty(res, rows):
         v = res.throughput[i]
         row = rows[key]
         mean = float(v.mean())
-        ok = abs(mean - row["value"]) <= 0.05
+        # the thesis reports one run of a heavy-tailed process (a timeout's backoff into a
+        # long burst stalls Reno for minutes): the published value is reproduced when it
+        # lies within the 10-90 % range of the runs over the seeds
+        low, high = np.percentile(v, [10, 90])
+        ok = low <= row["value"] <= high
         reach = int(res.reached[i].sum())
         out.append(_claim(row, round(mean, 4), ok,
-                          f"{protocol} {mean:.3f} over packets {res.first}-{res.last} "
-                          f"({reach}/{len(res.seeds)} runs reached packet {res.last} in "
+                          f"{protocol} {mean:.3f} (10-90 %: {low:.2f}-{high:.2f}) over packets "
+                          f"{res.first}-{res.last} ({res.channel} channel; "
+                          f"{reach}/{len(res.seeds)} runs reached packet {res.last} in "
                           f"{res.duration:g} s; {res.timeouts[i].mean():.1f} timeouts per run)",
-                          ev, spread=round(float(v.std()), 4), seeds=res.seeds))
+                          ev, spread=round(float(v.std()), 4), seeds=res.seeds, suffix=suffix))
     if "reno" in res.protocols:
         i = res.protocols.index("reno")
         row = rows["fig4_16_reno_end"]
-        span = res.end[i] - res.start[i]
+        started = res.start[i] < res.duration
+        span = (res.end[i] - res.start[i])[started]
         pub = row["value"] - rows["fig4_16_reno_start"]["value"]
-        ok = bool(np.all(res.reached[i])) and abs(span.mean() - pub) <= 0.5 * pub
+        low, high = np.percentile(span, [10, 90])
+        ok = bool(low <= pub <= high)
         out.append(_claim(row, round(float(span.mean()), 2), ok,
-                          f"Reno needs {span.mean():.0f} s (spread {span.std():.0f} s) for "
+                          f"Reno needs {span.mean():.0f} s (10-90 %: {low:.0f}-{high:.0f} s over "
+                          f"{started.sum()} runs; runs that do not reach packet {res.last} count "
+                          f"until the end) for "
                           f"packets {res.first}-{res.last} vs the thesis' {pub:.0f} s", ev,
-                          spread=round(float(span.std()), 2), seeds=res.seeds,
+                          spread=round(float(span.std()), 2),
+                          seeds=tuple(np.array(res.seeds)[started].tolist()),
                           published_value=round(pub, 4),
-                          claim="reno: time from packet 2001 to packet 10000 (within 50 %: "
-                                "one run of a bursty channel in the thesis)"))
+                          claim="reno: time from packet 2001 to packet 10000 (published one "
+                                "run within the 10-90 % range over seeds)" + note, suffix=suffix))
     return out
 
 
@@ -1512,15 +1530,18 @@ def _run(scenario, duration, seed, bin_width, sample_interval, light=False):
         queue_drops=np.array([f.dropped_queue for f in flows]),
         link_losses=np.array([f.dropped_loss for f in flows]),
         loss_times=drops[drops[:, 3] == 2, 0] if drops.size else np.zeros(0),
+        overflow_times=drops[drops[:, 3] == 0, 0] if drops.size else np.zeros(0),
         packet_bits=bits)
 
 
-def _median_peak(time, window, after):
-    """Median window just before each cut of more than 30 % after *after*. [packets]"""
-    keep = time >= after
-    w = window[keep]
-    cuts = np.nonzero(w[1:] < 0.7 * w[:-1])[0]
-    return float(np.median(w[cuts])) if cuts.size else float(w.max())
+def _window_at_overflow(r, after, flow=0, gap=1.0):
+    """Median window at the first queue drop of each overflow episode. [packets]"""
+    t = r.overflow_times[r.overflow_times >= after]
+    if t.size == 0:
+        return math.nan
+    firsts = t[np.concatenate([[True], np.diff(t) > gap])]
+    k = np.clip(np.searchsorted(r.time, firsts, side="right") - 1, 0, r.time.size - 1)
+    return float(np.median(r.window[k, flow]))
 
 
 def _crossing(time, cumulative, level):
