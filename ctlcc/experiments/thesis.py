@@ -225,6 +225,15 @@ class FixedBottleneckResult:
     jain : dict
         ``{protocol: ndarray (phases,)}`` Jain index of the active flows'
         delivery rates over each phase. [1]
+    fair_time : dict
+        ``{protocol: ndarray (phases,)}`` seconds from the start of each
+        phase until every active flow's delivery rate, averaged over the
+        last *window* seconds, stays within *band* of the fair share C/n
+        to the end of the phase (at least *window*; inf: never). [s]
+    band : float
+        Relative band around the fair share. [1]
+    window : float
+        Averaging window of the rates. [s]
     runs : dict
         ``{protocol: ThesisRun}``.
     """
@@ -236,6 +245,9 @@ class FixedBottleneckResult:
     settle: float
     phases: tuple
     jain: dict
+    fair_time: dict
+    band: float
+    window: float
     runs: dict = field(repr=False)
 
 
@@ -706,7 +718,7 @@ def buffer_dimension(protocols=("reno", "stpd"), buffers=(14, 4), duration=30.0,
 
 
 def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0, buffer=20,
-                     settle=2.0, bin_width=0.5):
+                     settle=2.0, bin_width=0.5, band=0.2, window=2.0):
     """Figs. 3.15-3.17: three connections join and leave one bottleneck.
 
     Connection i is active over [12 i, 12 i + 36] s (thesis Fig. 3.14 and
@@ -724,6 +736,10 @@ def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0,
         Seconds after each join or leave left out of the phase's shares. [s]
     bin_width : float
         Throughput bin. [s]
+    band : float
+        "Reaches its fair share": within this fraction of C/n. [1]
+    window : float
+        Averaging window of the rates for *band*. [s]
 
     Returns
     -------
@@ -737,7 +753,9 @@ def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0,
     phases = tuple((t0, t1, active) for t0, t1, active in
                    ((0.0, 12.0, (0,)), (12.0, 24.0, (0, 1)), (24.0, 36.0, (0, 1, 2)),
                     (36.0, 48.0, (1, 2)), (48.0, 60.0, (2,))) if t1 <= duration)
-    runs, jain = {}, {}
+    check_interval("band", band, 0.0, 1.0)
+    window = check_positive("window", window)
+    runs, jain, fair = {}, {}, {}
     for protocol in protocols:
         scenario = scenarios.preset("thesis_fig3_14", protocol=protocol, buffer=buffer,
                                     **NS2_PACKETS)
@@ -746,8 +764,10 @@ def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0,
         jain[protocol] = np.array([
             jain_index([r.rate_between(i, t0 + settle, t1) for i in active])
             for t0, t1, active in phases])
+        fair[protocol] = np.array([_fair_time(r, t0, t1, active, 1.5e6, band, window)
+                                   for t0, t1, active in phases])
     return FixedBottleneckResult(tuple(protocols), duration, seed, buffer, settle, phases,
-                                 jain, runs)
+                                 jain, fair, float(band), window, runs)
 
 
 def moving_bottleneck(protocols=("stpd", "reno"), duration=60.0, seed=0, settle=2.0,
@@ -1069,13 +1089,16 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
                            after, gains["R1R2"], gains["S2R1"], lossy, settle)
 
 
-def run_all(quick=True):
+def run_all(quick=True, newreno=True):
     """Every experiment with the report's (quick) or the long settings.
 
     Parameters
     ----------
     quick : bool
         :data:`QUICK` durations and seeds (the report's) or :data:`FULL`.
+    newreno : bool
+        Add NewReno (RFC 6582, not in the thesis) to the loss sweep and the
+        GEO run: the recovery ctlcc's and ns-3's TCPs use, for comparison.
 
     Returns
     -------
@@ -1083,14 +1106,16 @@ def run_all(quick=True):
         Experiment name -> result.
     """
     s = QUICK if quick else FULL
+    extra = ("newreno",) if newreno else ()
     return {
         "buffer_dimension": buffer_dimension(),
         "fixed_bottleneck": fixed_bottleneck(),
         "moving_bottleneck": moving_bottleneck(),
         "telnet_delay": telnet_delay(),
-        "uniform_loss": uniform_loss(seeds=s["loss_seeds"], duration=s["loss_duration"]),
+        "uniform_loss": uniform_loss(("tahoe", "reno", "vegas", "stpd") + extra,
+                                     seeds=s["loss_seeds"], duration=s["loss_duration"]),
         "bursty_loss": bursty_loss(seeds=s["bursty_seeds"], duration=s["bursty_duration"]),
-        "geo_burst": geo_burst(),
+        "geo_burst": geo_burst(("reno", "vegas", "stpd") + extra),
         "mixed_reno": mixed_reno(seeds=s["mixed_seeds"]),
     }
 
@@ -1244,6 +1269,20 @@ def _claims_fixed(res, rows):
         out.append(_claim(row, round(float(j.min()), 4), ok, why, ev,
                           claim="stpd: every connection reaches its fair share "
                                 "(Jain >= 0.95 in each shared phase)"))
+    row = rows["fig3_17_stpd_fair"]
+    if "stpd" in res.protocols and len(res.protocols) > 1:
+        ft = {p: res.fair_time[p][three] for p in res.protocols}
+        worst = {p: float(v.max()) for p, v in ft.items()}
+        ok = all(worst["stpd"] < worst[p] for p in res.protocols if p != "stpd")
+        text = "; ".join(f"{p} {', '.join('never' if not math.isfinite(x) else f'{x:.1f}' for x in v)}"
+                         for p, v in ft.items())
+        out.append(_claim(row, f"{worst['stpd']:.1f}" if math.isfinite(worst["stpd"]) else "never",
+                          ok, f"seconds to within {res.band:.0%} of C/n after each join or "
+                              f"leave (rates over {res.window:g} s): {text}", ev, unit="s",
+                          published_value="ST-PD the only one", suffix="-time",
+                          claim="stpd: the only protocol whose connections all reach the fair "
+                                f"share (within {res.band:.0%}) and stay there, fastest after "
+                                "each join or leave"))
     if "vegas" in res.protocols:
         r = res.runs["vegas"]
         row = rows["fig3_16_vegas_queue"]
@@ -1542,6 +1581,22 @@ def _window_at_overflow(r, after, flow=0, gap=1.0):
     firsts = t[np.concatenate([[True], np.diff(t) > gap])]
     k = np.clip(np.searchsorted(r.time, firsts, side="right") - 1, 0, r.time.size - 1)
     return float(np.median(r.window[k, flow]))
+
+
+def _fair_time(r, t0, t1, active, capacity, band, window, step=0.1):
+    """Seconds after *t0* from which every active flow stays within *band* of C/n. [s]"""
+    share = capacity / len(active)
+    times = np.arange(t0 + window, t1 + 1e-9, step)
+    ok = np.ones(times.size, dtype=bool)
+    for i in active:
+        d = np.interp(times, r.time, r.delivered[:, i]) - np.interp(times - window, r.time,
+                                                                    r.delivered[:, i])
+        ok &= np.abs(d * r.packet_bits / window - share) <= band * share
+    if not ok[-1]:
+        return math.inf
+    bad = np.nonzero(~ok)[0]
+    first = times[bad[-1] + 1] if bad.size else times[0]
+    return float(first - t0)
 
 
 def _crossing(time, cumulative, level):

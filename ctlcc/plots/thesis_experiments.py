@@ -23,6 +23,8 @@ COLOURS = {"reno": "C0", "stpd": "C3", "vegas": "C2", "tahoe": "C1", "newreno": 
 LABELS = {"reno": "Reno", "stpd": "ST-PD", "vegas": "Vegas", "tahoe": "Tahoe",
           "newreno": "NewReno"}
 THESIS = dict(color="k", ls="--", lw=1.0)
+#: Buffers of the §6 sensitivity table (the thesis does not print R1's). [packets]
+MIXED_BUFFERS = (10, 20, 40)
 
 
 def plot_buffer_dimension(result):
@@ -111,8 +113,10 @@ def plot_fixed_bottleneck(result):
             share[(r.bin_time > t0) & (r.bin_time <= t1)] = 1.5 / len(active)
         at.step(r.bin_time, share, where="pre", label="fair share C/n", **THESIS)
         jain = ", ".join(f"{j:.2f}" for j in result.jain[p][1:4])
-        at.set_title(f"{LABELS.get(p, p)}: Jain index in the shared phases {jain}",
-                     fontsize="small")
+        fair = ", ".join("never" if not np.isfinite(x) else f"{x:.1f} s"
+                         for x in result.fair_time[p][1:4])
+        at.set_title(f"{LABELS.get(p, p)}: Jain in the shared phases {jain};\n"
+                     f"time to within {result.band:.0%} of C/n: {fair}", fontsize="small")
         at.set_ylabel("throughput [Mb/s]")
         for ax in (aq, at):
             ax.legend(fontsize="x-small", loc="upper right", ncol=2)
@@ -491,6 +495,21 @@ def report_items(results=None):
         f"{x.duration:g} s as ST-PD and as Reno, loss {x.loss:g} on the shared link (Fig. 6.4) "
         f"or on S2's access (Fig. 6.6), seeds {', '.join(map(str, x.seeds))}.",
         plot_mixed(x))
+    rows = []
+    for buffer in MIXED_BUFFERS:
+        m = x if buffer == x.buffer else exp.mixed_reno(buffer=buffer, seeds=x.seeds)
+        rows.append((buffer, round(m.stpd_share, 4), round(m.stpd_rate_after / m.stpd_rate_before, 4)
+                     if m.stpd_rate_before > 0 else "", round(float(np.mean(m.shared_gain)), 4),
+                     round(float(np.std(m.shared_gain)), 4), round(float(np.mean(m.own_gain)), 4),
+                     round(float(np.std(m.own_gain)), 4)))
+    yield ReportTable(
+        "thesis_fig6_buffer_sensitivity",
+        f"{cite('stpd', '§6')} does not print R1's buffer: the Fig. 6.2-6.6 measures for "
+        f"several buffers (seeds {', '.join(map(str, x.seeds))}). Thesis: ST-PD share < 0.5, "
+        f"rate after/before the second Reno ~1, ST-PD/Reno 1.10 (Fig. 6.4) and 1.14 (Fig. 6.6).",
+        ("buffer [packets]", "ST-PD share beside one Reno [1]", "ST-PD rate after/before [1]",
+         "ST-PD/Reno, loss on R1R2 [1]", "sd [1]", "ST-PD/Reno, loss on S2R1 [1]", "sd [1]"),
+        tuple(rows))
     yield claims_table(exp.claims(results) + exp.claims({"bursty_loss": bursty_time}))
 
 

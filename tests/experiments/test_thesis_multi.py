@@ -83,7 +83,7 @@ def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result)
     claims = thesis.claims({"fixed_bottleneck": fixed_result, "moving_bottleneck": moving_result,
                             "mixed_reno": mixed_result})
     ids = [c.id for c in claims]
-    assert len(ids) == len(set(ids)) == 3 + 4 + 4
+    assert len(ids) == len(set(ids)) == 4 + 4 + 4
     by_id = {c.id.split("-", 2)[2]: c for c in claims}
     assert by_id["fig6_2a_stpd_lower_share"].verdict == "reproduced"
     assert by_id["fig3_17_stpd_fair"].verdict == "differs"
@@ -99,3 +99,23 @@ def test_fig6_1_places_the_loss_where_asked():
     assert lossy(own) == [("S1", "A")]          # S2 of the thesis is the second source
     assert own.flows[1].path[0] == "S1" and own.flows[1].name == "S2D2"
     assert [f.start for f in own.flows] == [0.0, 5.0]
+
+
+def test_fair_time_on_constructed_deliveries():
+    """_fair_time on a hand-made run: flow 1 delivers at 0.5 C for 3 s then both at C/2.
+
+    Flow 0 sends at 0.9 C then 0.5 C from 3 s, flow 1 at 0.1 C then 0.5 C.  By hand:
+    a 1 s average holding x s of the old rate is 0.5 C + 0.4 C x for flow 0, within
+    20 % of C/2 (0.1 C) once x <= 0.25 s: from t = 3.75 s on.
+    """
+    t = np.arange(0.0, 10.0 + 1e-9, 0.01)
+    pkt_rate = 1.5e6 / 8000
+    d0 = np.where(t < 3, 0.9 * pkt_rate * t, 0.9 * pkt_rate * 3 + 0.5 * pkt_rate * (t - 3))
+    d1 = np.where(t < 3, 0.1 * pkt_rate * t, 0.1 * pkt_rate * 3 + 0.5 * pkt_rate * (t - 3))
+    z = np.zeros((t.size, 2))
+    run = thesis.ThesisRun("x", 0, 10.0, ("a", "b"), t, z, z[:, :1], np.column_stack([d0, d1]),
+                           t, z, np.zeros((0, 3)), np.zeros(2), np.zeros(2), np.zeros(2),
+                           np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(0), np.zeros(0),
+                           8000.0)
+    got = thesis._fair_time(run, 0.0, 10.0, (0, 1), 1.5e6, 0.2, 1.0, step=0.01)
+    assert got == pytest.approx(3.75, abs=0.02)
