@@ -68,6 +68,19 @@ def test_stpd_gets_the_lower_share_beside_reno(mixed_result):
     assert mixed_result.stpd_share < 0.5
 
 
+def test_stpd_share_beside_reno_is_the_pd_fixed_point(mixed_result):
+    """Why ST-PD's share beside Reno is so low (finding, independent route).
+
+    ST-PD's law settles where its estimate (RTT - RTT_min) S = ref = 1 packet.  With a
+    Reno flow holding q packets at the bottleneck, RTT - RTT_min = q / C, so S = C / q:
+    ST-PD gets about 1/q of the link.  Tolerance: a factor 2, since q swings with Reno's
+    sawtooth and 1/q is a fixed point of the mean, not of the cycle."""
+    r = mixed_result.pair
+    sel = (r.time >= 5 + mixed_result.settle) & (r.time <= mixed_result.duration)
+    q = r.queue[sel, 0].mean()
+    assert 0.5 / q <= mixed_result.stpd_share <= 2.0 / q
+
+
 def test_mixed_lossy_finding(mixed_result):
     """Figs. 6.4/6.6: thesis +10 % / +14 % for ST-PD over Reno as S2D2 with 1 % loss.
 

@@ -111,6 +111,13 @@ def test_published_numbers_are_consistent():
     assert pub["fig3_8_reno_peak"]["value"] == 9 + 14
     assert pub["fig3_11_reno_overflow"]["value"] == 9 + 4
     assert all(r["source"].startswith("Xu (2002), §") for r in pub.values())
+    # §4.4.2: a Reno window halved twice to 33 climbs back to the 94-packet BDP at one packet
+    # per RTT (~0.5 s): (94 - 33) x 0.5 s > 30 s, and the packets it misses meanwhile,
+    # sum_{w=33}^{93} (94 - w) = 61 x 62 / 2 = 1891, are the thesis' 1861 within 2 %
+    cut = pub["fig4_19_reno_cut"]["value"]
+    assert (94 - cut) * 0.5 > pub["fig4_19_reno_recovery"]["value"]
+    assert sum(94 - w for w in range(int(cut), 94)) == 1891
+    assert 1891 == pytest.approx(pub["fig4_22_stpd_minus_reno"]["value"], rel=0.02)
 
 
 @pytest.mark.parametrize("call, match", [
