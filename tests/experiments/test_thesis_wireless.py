@@ -104,3 +104,13 @@ def test_wireless_claims_are_well_formed(loss_result, geo_result):
     assert len(fig48) == 8 and all(c.seeds == (0, 1) and c.spread is not None for c in fig48)
     stpd = next(c for c in fig48 if c.id.endswith("fig4_8_stpd_1e-2"))
     assert stpd.verdict == "differs" and stpd.published == 0.94
+
+
+@pytest.mark.slow
+def test_bursty_reno_full():
+    """The plausible-draw check of Fig. 4.16 on the long settings (30 seeds x 600 s)."""
+    s = thesis.FULL
+    res = thesis.bursty_loss(protocols=("reno",), seeds=s["bursty_seeds"],
+                             duration=s["bursty_duration"])
+    low, high = np.percentile(res.throughput[0], [10, 90])
+    assert low <= PUB["fig4_16_reno_throughput"]["value"] <= high
