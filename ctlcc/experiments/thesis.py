@@ -901,7 +901,8 @@ def uniform_loss(protocols=("tahoe", "reno", "vegas", "stpd"), losses=LOSS_GRID,
     losses = np.array([check_interval("losses", p, 0.0, 1.0) for p in losses])
     seeds = _check_seeds(seeds)
     if not np.any(np.isclose(losses, trace_loss)):
-        raise ParameterError(f"trace_loss must be one of losses {losses.tolist()}, got {trace_loss!r}")
+        raise ParameterError(f"trace_loss must be one of losses {losses.tolist()}, "
+                             f"got {trace_loss!r}")
     shape = (len(protocols), losses.size, len(seeds))
     thr, tos = np.zeros(shape), np.zeros(shape)
     traces = {}
@@ -997,7 +998,8 @@ def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), d
             if k == 0:
                 traces[protocol] = r
     return BurstyLossResult(tuple(protocols), seeds, duration, float(mean_burst),
-                            float(loss_ratio), channel, first, last, start, end, reached, thr, tos, traces)
+                            float(loss_ratio), channel, first, last, start, end, reached, thr,
+                            tos, traces)
 
 
 def geo_burst(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0, bin_width=1.0):
@@ -1301,8 +1303,7 @@ def _claims_fixed(res, rows):
         ft = {p: res.fair_time[p][three] for p in res.protocols}
         worst = {p: float(v.max()) for p, v in ft.items()}
         ok = all(worst["stpd"] < worst[p] for p in res.protocols if p != "stpd")
-        text = "; ".join(f"{p} {', '.join('never' if not math.isfinite(x) else f'{x:.1f}' for x in v)}"
-                         for p, v in ft.items())
+        text = "; ".join(f"{p} {', '.join(_seconds(x) for x in v)}" for p, v in ft.items())
         out.append(_claim(row, f"{worst['stpd']:.1f}" if math.isfinite(worst["stpd"]) else "never",
                           ok, f"seconds to within {res.band:.0%} of C/n after each join or "
                               f"leave (rates over {res.window:g} s): {text}", ev, unit="s",
@@ -1712,6 +1713,10 @@ def _check_seeds(seeds):
     if not seeds:
         raise ParameterError("seeds must hold at least one seed")
     return seeds
+
+
+def _seconds(x):
+    return f"{x:.1f}" if math.isfinite(x) else "never"
 
 
 def _fmt(x):

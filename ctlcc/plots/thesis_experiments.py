@@ -8,6 +8,8 @@ checked claim.  ``python -m ctlcc.plots.thesis_experiments OUT`` writes
 them alone.
 """
 
+import math
+
 import numpy as np
 
 from ..experiments import thesis as exp
@@ -72,8 +74,8 @@ def plot_buffer_dimension(result):
         at.set_ylabel("throughput [Mb/s]")
         at.set_xlabel("time [s]")
         at.set_ylim(0, 1.8)
-        aw.set_title(f"buffer {buffer} packets ({'sufficient' if buffer >= result.bdp else 'insufficient'})",
-                     fontsize="medium")
+        kind = "sufficient" if buffer >= result.bdp else "insufficient"
+        aw.set_title(f"buffer {buffer} packets ({kind})", fontsize="medium")
         for ax in (aw, aq, at):
             ax.legend(fontsize="x-small", loc="upper right")
     fig.suptitle(f"Reno vs ST-PD, one connection (ctlcc packet engine) - "
@@ -460,7 +462,8 @@ def report_items(results=None):
         "thesis_fig3_22_23_telnet_rtt",
         f"Thesis Fig. 3.21: an FTP transfer and a Telnet source ({t.telnet_rate:g} packets/s, "
         f"Poisson) over a 384 kb/s 20 ms link, buffer {t.buffer}. Telnet RTT = empty-network "
-        f"RTT {t.base_rtt * 1e3:.1f} ms + the packets waiting at R1 x {t.packet_time * 1e3:.2f} ms.",
+        f"RTT {t.base_rtt * 1e3:.1f} ms + the packets waiting at R1 x "
+        f"{t.packet_time * 1e3:.2f} ms.",
         plot_telnet(t))
     u = results["uniform_loss"]
     yield ReportFigure(
@@ -498,8 +501,9 @@ def report_items(results=None):
     rows = []
     for buffer in MIXED_BUFFERS:
         m = x if buffer == x.buffer else exp.mixed_reno(buffer=buffer, seeds=x.seeds)
-        rows.append((buffer, round(m.stpd_share, 4), round(m.stpd_rate_after / m.stpd_rate_before, 4)
-                     if m.stpd_rate_before > 0 else "", round(float(np.mean(m.shared_gain)), 4),
+        ratio = m.stpd_rate_after / m.stpd_rate_before if m.stpd_rate_before > 0 else math.inf
+        rows.append((buffer, round(m.stpd_share, 4), round(ratio, 4),
+                     round(float(np.mean(m.shared_gain)), 4),
                      round(float(np.std(m.shared_gain)), 4), round(float(np.mean(m.own_gain)), 4),
                      round(float(np.std(m.own_gain)), 4)))
     yield ReportTable(

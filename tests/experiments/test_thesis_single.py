@@ -1,7 +1,5 @@
 """Thesis §3.5.1 (Figs. 3.8-3.13) and §3.5.3 (Figs. 3.22-3.23) on the packet engine."""
 
-import math
-
 import numpy as np
 import pytest
 
@@ -45,7 +43,8 @@ def test_reno_fills_the_buffer_and_overflows_at_n_plus_b(buffer_result):
     q = r.queue_after(buffer_result.warmup)
     assert q.max() == 14
     assert q.min() <= 3
-    bdp = 1.5e6 * (2 * (0.2e-3 + 20e-3) + 8000 / 10e6 + 8000 / 1.5e6 + 320 / 10e6 + 320 / 1.5e6) / 8000
+    rtt = 2 * (0.2e-3 + 20e-3) + 8000 / 10e6 + 8000 / 1.5e6 + 320 / 10e6 + 320 / 1.5e6
+    bdp = 1.5e6 * rtt / 8000
     assert buffer_result.bdp == pytest.approx(bdp, rel=1e-9)
     assert thesis._window_at_overflow(r, buffer_result.warmup) == pytest.approx(bdp + 15, abs=2)
 
