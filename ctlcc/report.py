@@ -26,6 +26,7 @@ SECTIONS = (
     ("sim", "ctlcc.plots.sim", "Packet-level simulator: Reno/Vegas traces and presets"),
     ("ns3", "ctlcc.plots.ns3", "Packet engine vs ns-3: goodput, traces, loss curve (issue 6)"),
     ("crosscheck", "ctlcc.plots.crosscheck", "Cross-checks: analytic predictions vs the packet simulator"),
+    ("thesis_sim", "ctlcc.plots.thesis_experiments", "ST-PD thesis simulation experiments re-run (Xu 2002, §3.5, §4.4, §6)"),
 )
 
 
