@@ -284,6 +284,24 @@ def eq2_rate_core(C, srtt, p):
 def regime_core(loss_obs, loss_th, a, b):
     """Branch of Figure 1: -1 decrease, 0 hold, +1 increase.
 
+    Parameters
+    ----------
+    loss_obs : float
+        Loss ratio over the last cycle. [1]
+    loss_th : float
+        Ideal loss ratio. [1]
+    a, b : float
+        Decrease and increase thresholds on ``loss_obs/loss_th``. [1]
+
+    Returns
+    -------
+    int
+        -1 if ``loss_obs > a loss_th``, +1 if ``loss_obs < b loss_th``, else 0.
+
+    References
+    ----------
+    Ait-Hellal, Yamamoto & Leduc (1998), Figure 1.
+
     Examples
     --------
     >>> regime_core(0.05, 0.02, 1.5, 0.5), regime_core(0.0, 0.02, 1.5, 0.5)
@@ -330,7 +348,29 @@ def regime(loss_obs, loss_th, params=None):
 
 @law_core
 def target_rate_core(loss_obs, loss_th, srtt, beta, C):
-    """``C/(srtt sqrt(beta Loss_th + (1 - beta) Loss_obs))``, §3.2's increase/decrease.
+    """§3.2's increase/decrease target, eq. (2) at a blended loss.
+
+    ``C/(srtt sqrt(beta Loss_th + (1 - beta) Loss_obs))``.
+
+    Parameters
+    ----------
+    loss_obs, loss_th : float
+        Observed and ideal loss ratios. [1]
+    srtt : float
+        Smoothed round-trip time. [s]
+    beta : float
+        Weight of Loss_th. [1]
+    C : float
+        Constant of eq. (2). [1]
+
+    Returns
+    -------
+    float
+        Rate_th. [packets/s]
+
+    References
+    ----------
+    Ait-Hellal, Yamamoto & Leduc (1998), §3.2 and eq. (2).
 
     Examples
     --------
@@ -454,8 +494,24 @@ def rate_update(rate, srtt, loss_obs, params=None):
 def tcp_friend_update_core(rate, srtt, loss, t_rtcp, C):
     """TCP-Friend's rate after one report, scalars only.
 
-    Returns ``rate + t_rtcp/(2 srtt^2)`` if ``loss == 0``, else eq. (2)
-    ``C/(srtt sqrt(loss))``; at least ``1/srtt``.
+    Parameters
+    ----------
+    rate : float
+        Current rate. [packets/s]
+    srtt : float
+        Smoothed round-trip time. [s]
+    loss : float
+        Loss ratio in the report. [1]
+    t_rtcp : float
+        Mean time between reports. [s]
+    C : float
+        Constant of eq. (2). [1]
+
+    Returns
+    -------
+    float
+        ``rate + t_rtcp/(2 srtt^2)`` if ``loss == 0``, else eq. (2)
+        ``C/(srtt sqrt(loss))``; at least ``1/srtt``. [packets/s]
 
     References
     ----------

@@ -79,6 +79,7 @@ __all__ = [
     "scaled_gap",
     "period_gap_core",
     "period_gap",
+    "rtt_first_sample_core",
     "rtt_update_core",
     "rtt_update",
     "timeout_interval_core",
@@ -255,8 +256,8 @@ class RttEstimator:
     def update(self, rtt):
         """Fold in a new RTT sample (eqs. (7)-(8)); Karn: backoff back to 1."""
         if self.srtt is None:
-            rtt = check_positive("rtt", rtt)
-            return replace(self, srtt=rtt, rttvar=rtt / 2, backoff=1)
+            srtt, rttvar = rtt_first_sample_core(check_positive("rtt", rtt))
+            return replace(self, srtt=srtt, rttvar=rttvar, backoff=1)
         srtt, rttvar = rtt_update(self.srtt, self.rttvar, rtt)
         return replace(self, srtt=srtt, rttvar=rttvar, backoff=1)
 
@@ -559,6 +560,24 @@ def gap_for_window_core(R, n, tau):
 
     Arithmetic core of :func:`gap_for_window` (no checks).
 
+    Parameters
+    ----------
+    R : float
+        Smoothed round-trip time, the adjustment period. [s]
+    n : float
+        Packets in the period. [packets]
+    tau : float
+        Transmission time of one packet. [s]
+
+    Returns
+    -------
+    float
+        Inter-packet gap G. [s]
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), eqs. (2), (4), (6) (right-hand forms); Figure 1.
+
     Examples
     --------
     >>> round(gap_for_window_core(0.1, 4, 0.008), 6)
@@ -766,6 +785,24 @@ def next_gap(G, n, tau, phase):
 def scaled_gap_core(G, tau, S):
     """Scaled-mode gap ``(G - tau (S - 1))/S``; core of :func:`scaled_gap`.
 
+    Parameters
+    ----------
+    G : float
+        Standard-mode gap. [s]
+    tau : float
+        Transmission time of one packet. [s]
+    S : float
+        Scale factor. [1]
+
+    Returns
+    -------
+    float
+        G_m. [s]
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), §3.2.
+
     Examples
     --------
     >>> round(scaled_gap_core(0.017, 0.008, 2.0), 6)
@@ -876,8 +913,51 @@ def period_gap(R, n, tau, S=1.0):
 
 
 @law_core
+def rtt_first_sample_core(rtt):
+    """Timer state from the first RTT sample: ``srtt = rtt``, ``rttvar = rtt/2``.
+
+    Parameters
+    ----------
+    rtt : float
+        First sample (the ACK of the connection's first packet). [s]
+
+    Returns
+    -------
+    tuple of float
+        ``(srtt, rttvar)``. [s]
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), §4 ("Half the first sample is used as the
+    initial value for rttvar").
+
+    Examples
+    --------
+    >>> rtt_first_sample_core(0.2)
+    (0.2, 0.1)
+    """
+    return rtt, rtt / 2
+
+
+@law_core
 def rtt_update_core(srtt, rttvar, rtt):
     """Eqs. (7)-(8) without checks; core of :func:`rtt_update`.
+
+    Parameters
+    ----------
+    srtt, rttvar : float
+        Current estimates. [s]
+    rtt : float
+        New sample. [s]
+
+    Returns
+    -------
+    tuple of float
+        ``(srtt', rttvar')``. [s]
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), §4, eqs. (7)-(8).
 
     Examples
     --------
@@ -929,6 +1009,24 @@ def rtt_update(srtt, rttvar, rtt):
 def timeout_interval_core(srtt, rttvar, backoff, granularity):
     """Eq. (9) without checks: ``backoff (srtt + 4 rttvar + granularity)``.
 
+    Parameters
+    ----------
+    srtt, rttvar : float
+        Timer estimates. [s]
+    backoff : int
+        Karn factor. [1]
+    granularity : float
+        Timer tick (1 ms). [s]
+
+    Returns
+    -------
+    float
+        Interval from now to the timeout. [s]
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), §4, eq. (9).
+
     Examples
     --------
     >>> round(timeout_interval_core(0.0, 0.0, 64, 1e-3), 6)
@@ -976,7 +1074,23 @@ def timeout_interval(srtt, rttvar, backoff=1, granularity=GRANULARITY):
 
 @law_core
 def karn_backoff_core(backoff, max_backoff):
-    """``min(2 backoff, max_backoff)`` without checks.
+    """Backoff after one more timeout, ``min(2 backoff, max_backoff)``.
+
+    Parameters
+    ----------
+    backoff : int
+        Current Karn factor. [1]
+    max_backoff : int
+        Cap (64). [1]
+
+    Returns
+    -------
+    int
+        New factor. [1]
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), §4 (after eq. (9)).
 
     Examples
     --------

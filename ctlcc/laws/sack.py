@@ -105,6 +105,22 @@ def new_scoreboard(capacity=4096):
 def mark_sacked_core(sacked, start, end):
     """Mark segments ``start .. end - 1`` SACKed; return how many were new.
 
+    Parameters
+    ----------
+    sacked : numpy.ndarray of bool
+        Scoreboard ring, modified in place.
+    start, end : int
+        SACK block. [segments]
+
+    Returns
+    -------
+    int
+        Segments newly SACKed. [segments]
+
+    References
+    ----------
+    RFC 6675 §4 (the scoreboard); RFC 2018 (SACK blocks).
+
     Examples
     --------
     >>> import numpy as np
@@ -159,6 +175,21 @@ def mark_sacked(sacked, start, end, una, high_data):
 def advance_core(sacked, una, new_una):
     """Clear the flags of segments ``una .. new_una - 1`` (cumulatively ACKed).
 
+    Parameters
+    ----------
+    sacked : numpy.ndarray of bool
+        Scoreboard ring, modified in place.
+    una, new_una : int
+        Old and new first unacknowledged segment. [segments]
+
+    Returns
+    -------
+    None
+
+    References
+    ----------
+    RFC 6675 §4 (HighACK advances with the cumulative ACK).
+
     Examples
     --------
     >>> import numpy as np
@@ -174,6 +205,22 @@ def advance_core(sacked, una, new_una):
 @law_core
 def highest_sacked_core(sacked, una, high_data):
     """Highest SACKed segment in ``[una, high_data]``, or ``una - 1`` if none.
+
+    Parameters
+    ----------
+    sacked : numpy.ndarray of bool
+        Scoreboard ring.
+    una, high_data : int
+        First unacknowledged and highest sent segment. [segments]
+
+    Returns
+    -------
+    int
+        [segments]
+
+    References
+    ----------
+    RFC 6675 §4 (NextSeg's "highest octet covered by any received SACK").
 
     Examples
     --------
@@ -454,6 +501,17 @@ def recovery_done_core(una, recovery_point):
 
     RecoveryPoint is ``high_data`` when recovery starts; RFC 6675 ends
     recovery when HighACK >= RecoveryPoint, i.e. ``una > recovery_point``.
+
+    Parameters
+    ----------
+    una : int
+        First unacknowledged segment. [segments]
+    recovery_point : int
+        RecoveryPoint. [segments]
+
+    Returns
+    -------
+    bool
 
     References
     ----------

@@ -144,6 +144,18 @@ class BucketState:
 def packet_pair_bandwidth_core(size, gap):
     """Bottleneck bandwidth from a packet pair, ``size/gap``.
 
+    Parameters
+    ----------
+    size : float
+        Probe packet size. [B]
+    gap : float
+        Inter-arrival gap of the returned pair. [s]
+
+    Returns
+    -------
+    float
+        Bandwidth. [B/s]
+
     References
     ----------
     Wade, Kara & Dew (2000), §III-A (after S. Keshav, SIGCOMM 1991).
@@ -217,7 +229,23 @@ def initial_bucket(size, gap, params=None):
 
 @law_core
 def rtt_factor_core(last_rtt, new_rtt, factor):
-    """Scaling factor: ``last/new`` (code 0) or ``2 - new/last`` (code 1).
+    """RTT scaling factor: ``last/new`` (code 0) or ``2 - new/last`` (code 1).
+
+    Parameters
+    ----------
+    last_rtt, new_rtt : float
+        Previous and new RTT measurements. [s]
+    factor : int
+        :data:`FACTOR_RATIO` (§III-B.3) or :data:`FACTOR_RELATIVE` (§IV-B.1).
+
+    Returns
+    -------
+    float
+        Factor f in ``x' = alpha x + beta f x``. [1]
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §III-B.3 and §IV-B.1.
 
     Examples
     --------
@@ -232,6 +260,24 @@ def rtt_factor_core(last_rtt, new_rtt, factor):
 @law_core
 def rtt_scaled_core(x, last_rtt, new_rtt, alpha, beta):
     """``alpha x + beta x last_rtt/new_rtt`` without checks.
+
+    Parameters
+    ----------
+    x : float
+        Attribute (sigma, rho or tokens). [any]
+    last_rtt, new_rtt : float
+        Previous and new RTT. [s]
+    alpha, beta : float
+        Weights, ``alpha + beta = 1``. [1]
+
+    Returns
+    -------
+    float
+        Scaled attribute. [same as x]
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §III-B.3.
 
     Examples
     --------
@@ -280,6 +326,21 @@ def rtt_scaled(x, last_rtt, new_rtt, alpha, beta):
 def rtt_changed_core(last_rtt, new_rtt, threshold):
     """``|new_rtt/last_rtt - 1| > threshold`` without checks.
 
+    Parameters
+    ----------
+    last_rtt, new_rtt : float
+        Previous and new RTT. [s]
+    threshold : float
+        Relative change that counts (0.05). [1]
+
+    Returns
+    -------
+    bool
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §III-B.3 ("±5 %").
+
     Examples
     --------
     >>> rtt_changed_core(0.1, 0.104, 0.05), rtt_changed_core(0.1, 0.106, 0.05)
@@ -320,7 +381,25 @@ def rtt_changed(last_rtt, new_rtt, threshold=RTT_THRESHOLD):
 
 @law_core
 def token_update_core(tokens, sigma, released):
-    """Tokens after a release, capped at the depth: ``min(tokens + released, sigma)``.
+    """Tokens after a release, ``min(tokens + released, sigma)``.
+
+    Parameters
+    ----------
+    tokens : float
+        Tokens held. [packets]
+    sigma : float
+        Bucket depth. [packets]
+    released : float
+        Tokens released (1 per ACK). [packets]
+
+    Returns
+    -------
+    float
+        Tokens held after the release. [packets]
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §III-B (ACK-triggered release, depth sigma).
 
     Examples
     --------
@@ -333,6 +412,26 @@ def token_update_core(tokens, sigma, released):
 @law_core
 def token_fill_core(tokens, sigma, rho, dt):
     """Timer-driven bucket (§III-B, §V-B): ``min(tokens + rho dt, sigma)``.
+
+    Parameters
+    ----------
+    tokens : float
+        Tokens held. [packets]
+    sigma : float
+        Bucket depth. [packets]
+    rho : float
+        Feed rate. [packets/s]
+    dt : float
+        Time since the last fill. [s]
+
+    Returns
+    -------
+    float
+        Tokens held. [packets]
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §III-B (sigma, rho bucket) and §V-B (timer-based tokens).
 
     Examples
     --------

@@ -188,6 +188,10 @@ def initial_window_core(s, w_bytes_over_s):
     float
         W_init. [packets or B]
 
+    References
+    ----------
+    RFC 5348 §4.2; RFC 3390 (initial window).
+
     Examples
     --------
     >>> initial_window_core(1000.0, 4380.0), initial_window_core(1.0, 4380.0 / 1460)
@@ -199,6 +203,22 @@ def initial_window_core(s, w_bytes_over_s):
 @law_core
 def interval_weight_core(i, n):
     """Weight w_i of §5.4: 1 for ``i < n/2``, else ``2 (n - i)/(n + 2)``.
+
+    Parameters
+    ----------
+    i : int
+        Interval index, 0 = most recent. [1]
+    n : int
+        Number of weights (8). [1]
+
+    Returns
+    -------
+    float
+        w_i. [1]
+
+    References
+    ----------
+    RFC 5348 §5.4.
 
     Examples
     --------
@@ -311,6 +331,24 @@ def average_loss_interval(intervals, n=N_INTERVALS):
 @law_core
 def loss_event_rate_core(intervals, k, n):
     """Loss event rate ``p = 1/I_mean`` (§5.4); 0 before the first loss event.
+
+    Parameters
+    ----------
+    intervals : numpy.ndarray of float
+        ``[I_0, I_1, ..., I_k, ...]`` as in :func:`average_loss_interval_core`. [packets]
+    k : int
+        Closed intervals held. [1]
+    n : int
+        Weights (8). [1]
+
+    Returns
+    -------
+    float
+        p. [1]
+
+    References
+    ----------
+    RFC 5348 §5.4.
 
     Examples
     --------
@@ -479,6 +517,26 @@ def loss_interval_for_rate(x_target, R, s=1.0, b=1.0):
 @law_core
 def rtt_filter_core(R, R_sample, q, has_rtt):
     """§4.3 step 2: ``R_sample`` first, then ``q R + (1 - q) R_sample``.
+
+    Parameters
+    ----------
+    R : float
+        Current estimate (ignored before the first sample). [s]
+    R_sample : float
+        New sample. [s]
+    q : float
+        Filter constant (0.9). [1]
+    has_rtt : bool
+        A sample was taken before.
+
+    Returns
+    -------
+    float
+        New R. [s]
+
+    References
+    ----------
+    RFC 5348 §4.3, step 2.
 
     Examples
     --------
@@ -705,6 +763,22 @@ def nofeedback(X, p, X_recv_max, R, params=None, has_feedback=True, idle=False, 
 @law_core
 def nofeedback_interval_core(R, s, X, has_feedback):
     """Nofeedback timer interval: 2 s before feedback, else ``max(4 R, 2 s/X)``.
+
+    Parameters
+    ----------
+    R : float
+        Round-trip time. [s]
+    s : float
+        Segment size. [packets or B]
+    X : float
+        Allowed rate. [packets/s or B/s]
+    has_feedback : bool
+        A feedback packet has arrived.
+
+    Returns
+    -------
+    float
+        Interval. [s]
 
     References
     ----------
