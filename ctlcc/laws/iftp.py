@@ -547,6 +547,8 @@ def timeout_step(state, backoff, next_seq, params=None):
     (1, 20, 101, 2)
     """
     params = IftpParams() if params is None else params
+    if not isinstance(state, AckState):
+        raise ParameterError(f"state must be an AckState, got {type(state).__name__}")
     _check_backoff(backoff, params.max_backoff)
     next_seq = check_positive_int("next_seq", next_seq)
     n, ssthresh, backoff, una = timeout_step_core(state.n, state.ssthresh, backoff, next_seq,

@@ -161,7 +161,7 @@ def mark_sacked(sacked, start, end, una, high_data):
     >>> mark_sacked(sb, 5, 8, una=2, high_data=9)
     3
     """
-    _check_board(sacked, una, high_data)
+    una, high_data = _check_board(sacked, una, high_data)
     start = check_nonnegative_int("start", start)
     end = check_nonnegative_int("end", end)
     if not una <= start < end <= high_data + 1:
@@ -304,7 +304,7 @@ def is_lost(sacked, seq, una, high_data, params=None):
     (True, False)
     """
     params = SackParams() if params is None else params
-    _check_board(sacked, una, high_data)
+    una, high_data = _check_board(sacked, una, high_data)
     seq = check_nonnegative_int("seq", seq)
     if not una <= seq <= high_data:
         raise ParameterError(f"seq must be in [una, high_data] = [{una}, {high_data}], got {seq}")
@@ -392,7 +392,7 @@ def pipe(sacked, una, high_data, high_rxt=None, params=None):
     (2, 4)
     """
     params = SackParams() if params is None else params
-    high_rxt = _check_rxt(sacked, una, high_data, high_rxt)
+    una, high_data, high_rxt = _check_rxt(sacked, una, high_data, high_rxt)
     return int(pipe_core(sacked, una, high_data, high_rxt, params.dup_thresh))
 
 
@@ -487,7 +487,7 @@ def next_seg(sacked, una, high_data, high_rxt=None, can_send_new=True, params=No
     (4, 1)
     """
     params = SackParams() if params is None else params
-    high_rxt = _check_rxt(sacked, una, high_data, high_rxt)
+    una, high_data, high_rxt = _check_rxt(sacked, una, high_data, high_rxt)
     if not isinstance(can_send_new, (bool, np.bool_)):
         raise ParameterError(f"can_send_new must be True or False, got {can_send_new!r}")
     seq, rule = next_seg_core(sacked, una, high_data, high_rxt, params.dup_thresh,
@@ -537,16 +537,18 @@ def _check_board(sacked, una, high_data):
         raise ParameterError(
             f"the flight [una, high_data] = [{una}, {high_data}] must fit the scoreboard's "
             f"{sacked.size} slots")
+    return una, high_data
 
 
 def _check_rxt(sacked, una, high_data, high_rxt):
-    _check_board(sacked, una, high_data)
+    una, high_data = _check_board(sacked, una, high_data)
     if high_rxt is None:
-        return una - 1
-    high_rxt = int(high_rxt) if isinstance(high_rxt, (int, np.integer)) and not isinstance(
-        high_rxt, bool) else high_rxt
-    if not isinstance(high_rxt, int) or not una - 1 <= high_rxt <= high_data:
+        return una, high_data, una - 1
+    is_int = (isinstance(high_rxt, (int, float, np.integer, np.floating))
+              and not isinstance(high_rxt, (bool, np.bool_))
+              and np.isfinite(high_rxt) and float(high_rxt).is_integer())
+    if not is_int or not una - 1 <= int(high_rxt) <= high_data:
         raise ParameterError(
             f"high_rxt must be an integer in [una - 1, high_data] = [{una - 1}, {high_data}], "
             f"got {high_rxt!r}")
-    return high_rxt
+    return una, high_data, int(high_rxt)
