@@ -19,8 +19,10 @@ cumulative ACK passes it.  ``una`` is the first unacknowledged segment
   SACKed segment that is un-SACKed and lost; rule 2, new data; rule 3, the
   lowest S > high_rxt below the highest SACKed segment that is un-SACKed.
   Rule 4's rescue retransmission (a MAY) is not implemented.
-* RecoveryPoint (§5): ``high_data`` when recovery starts; recovery ends
-  when the cumulative ACK covers it (``una > recovery_point``).
+* Entering recovery (§5): DupAcks >= DupThresh, or IsLost(HighACK + 1)
+  (:func:`enter_recovery_core`).  RecoveryPoint is ``high_data`` when
+  recovery starts; recovery ends when the cumulative ACK covers it
+  (``una > recovery_point``).
 
 The cores are numba-compilable functions of numbers and numpy arrays
 (:mod:`ctlcc.laws._core`), O(window) each; the public wrappers validate.
@@ -52,6 +54,7 @@ __all__ = [
     "pipe",
     "next_seg_core",
     "next_seg",
+    "enter_recovery_core",
     "recovery_done_core",
 ]
 
@@ -493,6 +496,45 @@ def next_seg(sacked, una, high_data, high_rxt=None, can_send_new=True, params=No
     seq, rule = next_seg_core(sacked, una, high_data, high_rxt, params.dup_thresh,
                               bool(can_send_new))
     return int(seq), int(rule)
+
+
+@law_core
+def enter_recovery_core(dup_acks, sacked, una, high_data, dup_thresh):
+    """Whether a duplicate ACK starts loss recovery (§5).
+
+    Parameters
+    ----------
+    dup_acks : int
+        Duplicate ACKs counted so far (ACKs that SACK new data and do not
+        advance the cumulative ACK). [ACKs]
+    sacked : numpy.ndarray of bool
+        Scoreboard ring.
+    una, high_data : int
+        First unacknowledged (HighACK + 1) and highest sent segment. [segments]
+    dup_thresh : int
+        DupThresh (3). [segments]
+
+    Returns
+    -------
+    bool
+        ``dup_acks >= dup_thresh`` or ``IsLost(una)``.
+
+    References
+    ----------
+    RFC 6675 §5, steps (2)-(3) of the duplicate-ACK processing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sb = np.zeros(16, dtype=np.bool_); sb[[5, 7, 9]] = True
+    >>> enter_recovery_core(1, sb, 4, 10, 3), enter_recovery_core(2, sb, 6, 10, 3)
+    (True, False)
+    """
+    if dup_acks >= dup_thresh:
+        return True
+    if una > high_data:
+        return False
+    return is_lost_core(sacked, una, high_data, dup_thresh)
 
 
 @law_core

@@ -119,6 +119,22 @@ def test_recovery_episode_by_hand():
     assert sack.recovery_done_core(11, recovery_point)
 
 
+def test_entering_recovery_by_hand():
+    """§5: three duplicate ACKs, or fewer when IsLost(HighACK + 1) already holds.
+    una 3, sent to 10: SACKs of 5, 6 (2 dup ACKs, IsLost(3) false: 2 SACKed above) ->
+    no; SACK of 8 as the 3rd dup ACK -> yes; with SACK blocks 5-7 in ONE ACK (1 dup ACK)
+    IsLost(3) holds (3 SACKed above) -> yes."""
+    b = sack.new_scoreboard(32)
+    sack.mark_sacked(b, 5, 7, 3, 10)
+    assert not sack.enter_recovery_core(2, b, 3, 10, 3)
+    sack.mark_sacked(b, 8, 9, 3, 10)
+    assert sack.enter_recovery_core(3, b, 3, 10, 3)
+    c = sack.new_scoreboard(32)
+    sack.mark_sacked(c, 5, 8, 3, 10)
+    assert sack.enter_recovery_core(1, c, 3, 10, 3)
+    assert not sack.enter_recovery_core(0, sack.new_scoreboard(32), 11, 10, 3)   # nothing out
+
+
 def test_rule_3_retransmits_an_unsacked_hole_not_yet_lost():
     """una 0, 0-9 sent, SACKed 2 and 9 only: nothing is lost (<= 2 SACKed above any hole);
     without new data NextSeg returns the lowest un-SACKed segment below 9: 0 (rule 3)."""
