@@ -249,7 +249,9 @@ def rtt_factor_core(last_rtt, new_rtt, factor):
 
     Examples
     --------
-    >>> round(rtt_factor_core(1.0, 0.85, FACTOR_RATIO), 4), round(rtt_factor_core(1.0, 0.85, FACTOR_RELATIVE), 4)
+    >>> f_ratio = rtt_factor_core(1.0, 0.85, FACTOR_RATIO)
+    >>> f_relative = rtt_factor_core(1.0, 0.85, FACTOR_RELATIVE)
+    >>> round(f_ratio, 4), round(f_relative, 4)
     (1.1765, 1.15)
     """
     if factor == 1:
@@ -566,6 +568,7 @@ def scale_bucket(state, last_rtt, new_rtt, alpha=0.9, beta=0.1, threshold=RTT_TH
 def _check_weights(alpha, beta):
     alpha = check_interval("alpha", alpha, 0.0, 1.0, closed="both")
     beta = check_interval("beta", beta, 0.0, 1.0, closed="both")
-    if not (is_symbolic(alpha) or is_symbolic(beta)) and np.any(np.abs(np.add(alpha, beta) - 1.0) > 1e-12):
+    symbolic = is_symbolic(alpha) or is_symbolic(beta)
+    if not symbolic and np.any(np.abs(np.add(alpha, beta) - 1.0) > 1e-12):
         raise ParameterError(f"alpha + beta must equal 1, got alpha={alpha!r}, beta={beta!r}")
     return alpha, beta

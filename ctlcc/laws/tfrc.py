@@ -40,7 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_finite, check_interval, check_nonnegative, check_positive, check_positive_int
+from .._validation import (check_finite, check_interval, check_nonnegative, check_positive,
+                           check_positive_int)
 from ..errors import ParameterError
 from ._core import law_core
 
