@@ -3,7 +3,7 @@
 
 The fuzzy supervisor (:class:`ctlcc.laws.stpd_fuzzy.FuzzySupervisor`)
 schedules kp(BDP), kd(BDP); the ST-PD loop (:mod:`ctlcc.analysis.stpd`,
-thesis 002_bd014ea59e1383a2 §4.3.2) turns a gain pair and a round trip of
+Xu (2002), §4.3.2) turns a gain pair and a round trip of
 m slots into closed-loop poles.  Over a (BDP, m) grid this gives the
 spectral radius rho of the fuzzy-tuned loop: stable where rho < 1, with
 stability margin 1 - rho.
@@ -259,7 +259,7 @@ def gain_surface(bdp, m, supervisor=None, model="per_slot"):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.4.3.2 (schedule), eqs. (4.1)-(4.11)
+    Xu (2002), §3.4.3.2 (schedule), eqs. (4.1)-(4.11)
     (loop).
 
     Examples
@@ -432,7 +432,7 @@ def tune_breakpoints(supervisor=None, bdp_range=(3.0, 94.0), target=0.9, per="ro
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.4.3.1 ("Ziegler-Nichols ... and hand
+    Xu (2002), §3.4.3.1 ("Ziegler-Nichols ... and hand
     tuning" of the gain ranges), §3.4.3.2.
 
     Examples

@@ -1,7 +1,7 @@
 # ctlcc.analysis.plant - the bottleneck queue as a difference equation
 """The bottleneck queue as a difference equation, and unit conversions.
 
-The thesis (002_bd014ea59e1383a2, eqs. 3.1, 4.5, 4.6) models the queue of
+The thesis (Xu (2002), eqs. 3.1, 4.5, 4.6) models the queue of
 the bottleneck node in discrete time.  One *slot* is the time the bottleneck
 takes to send one packet, so its capacity is one packet per slot and a round
 trip of ``rtt`` seconds is ``m = rtt / slot`` slots.  In slot ``n`` ``a(n)``
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
+from .._results import Unpackable
 from .._validation import (
     check_nonnegative,
     check_positive,
@@ -44,7 +45,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class QueueTrace:
+class QueueTrace(Unpackable):
     """Queue occupancy after each slot of :func:`simulate_queue`.
 
     Attributes
@@ -65,8 +66,7 @@ class QueueTrace:
     unused: np.ndarray
     buffer: float
 
-    def __iter__(self):
-        return iter((self.occupancy, self.dropped))
+    _unpack = ("occupancy", "dropped")
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 # ctlcc.analysis.primo - Primo's z-domain loops, limit cycle and N-flow sharing
 """Primo's closed loop around the bottleneck queue, derived from its law.
 
-Primo (001_adc93c9d0a027d91, §III, Algorithm 1) updates its sending rate
+Primo (Chatté, Ducourthial & Niculescu (2006), §III, Algorithm 1) updates its sending rate
 before every packet.  This module models that loop in discrete time.
 
 Time step
@@ -51,8 +51,8 @@ Modelling choices
 
 References
 ----------
-001_adc93c9d0a027d91 (Chatté, Ducourthial, Niculescu, "A study of a simple
-preventive transport protocol", Ann. Telecommun. 2006), §III-C to §III-E,
+Chatté, Ducourthial & Niculescu (2006), "A study of a simple preventive
+transport protocol", Annals of Telecommunications 61(1):72-91, §III-C to §III-E,
 Algorithm 1; scenario §IV; reported behaviour §V-A, §V-D.
 """
 
@@ -63,6 +63,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
+from .._results import Unpackable
 from .._validation import check_nonnegative, check_positive, check_positive_int
 from ..errors import ParameterError
 from ..laws import primo as _law
@@ -97,7 +98,7 @@ PAPER_SCENARIO = {
     "round_trip_time": 0.024,
     "round_trip_time_range": (0.024, 0.122),
     "shared_link_rates": (1e6, 16e6),
-    "source": "001_adc93c9d0a027d91 §IV-A, §IV-B",
+    "source": "Chatté, Ducourthial & Niculescu (2006), §IV-A, §IV-B",
 }
 
 z = sp.Symbol("z")
@@ -155,7 +156,7 @@ class PrimoFixedPoint:
 
 
 @dataclass(frozen=True)
-class PrimoTrace:
+class PrimoTrace(Unpackable):
     """A simulated trajectory of one Primo flow.
 
     Attributes
@@ -181,8 +182,7 @@ class PrimoTrace:
     dropped: np.ndarray
     model: str
 
-    def __iter__(self):
-        return iter((self.time, self.rate, self.queue))
+    _unpack = ("time", "rate", "queue")
 
 
 @dataclass(frozen=True)
@@ -864,7 +864,7 @@ def primo_loop(params=None, *, capacity, round_trip_time, D=None, forward_delay=
 
     References
     ----------
-    001_adc93c9d0a027d91, §III-C to §III-E and Algorithm 1.
+    Chatté, Ducourthial & Niculescu (2006), §III-C to §III-E and Algorithm 1.
 
     Examples
     --------
@@ -907,7 +907,7 @@ def primo_shared_loop(params=None, *, capacity, round_trip_times, forward_delays
 
     References
     ----------
-    001_adc93c9d0a027d91, Algorithm 1 for every flow; dumbbell of §IV-A and
+    Chatté, Ducourthial & Niculescu (2006), Algorithm 1 for every flow; dumbbell of §IV-A and
     heterogeneous round trips of §IV-B/§V-D.
 
     Examples
@@ -951,7 +951,7 @@ def spectral_radius_map(W1, W2=None, m=None, params=None):
 
     References
     ----------
-    001_adc93c9d0a027d91, Algorithm 1 (the loop of :meth:`PrimoLoop.symbolic`).
+    Chatté, Ducourthial & Niculescu (2006), Algorithm 1 (the loop of :meth:`PrimoLoop.symbolic`).
 
     Examples
     --------

@@ -100,7 +100,7 @@ def stability_region(m, kp, kd, model="per_slot"):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eq. (4.11) (its denominator).
+    Xu (2002), eq. (4.11) (its denominator).
 
     Examples
     --------

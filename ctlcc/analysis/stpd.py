@@ -1,7 +1,7 @@
 # ctlcc.analysis.stpd - ST-PD's z-domain closed loop around the bottleneck queue
 """ST-PD TCP's closed loop in the z-domain, derived from its law.
 
-The loop of thesis 002_bd014ea59e1383a2 §4.3.2 is three equations, each
+The loop of Xu (2002), §4.3.2 is three equations, each
 taken from the package rather than typed in:
 
 * the control error (4.2), :func:`ctlcc.laws.stpd.control_error`;
@@ -46,6 +46,7 @@ import numpy as np
 import scipy.signal
 import sympy as sp
 
+from .._results import Unpackable
 from .._validation import (
     check_choice,
     check_finite,
@@ -124,7 +125,7 @@ class StpdSymbolic:
 
 
 @dataclass(frozen=True)
-class LossResponse:
+class LossResponse(Unpackable):
     """The loop's response to one loss, eqs. (4.13)-(4.17).
 
     Unpacks like python-control's ``TimeResponseData``:
@@ -167,8 +168,7 @@ class LossResponse:
     model: str
     method: str
 
-    def __iter__(self):
-        return iter((self.time, self.arrival))
+    _unpack = ("time", "arrival")
 
     @property
     def outputs(self):
@@ -339,7 +339,7 @@ class StpdLoop:
 
         References
         ----------
-        thesis 002_bd014ea59e1383a2, eqs. (4.13)-(4.18), Fig. 4.5.
+        Xu (2002), eqs. (4.13)-(4.18), Fig. 4.5.
 
         Examples
         --------
@@ -405,7 +405,7 @@ class StpdLoop:
 
         References
         ----------
-        thesis 002_bd014ea59e1383a2, eq. (4.19), Fig. 4.6.
+        Xu (2002), eq. (4.19), Fig. 4.6.
 
         Examples
         --------
@@ -533,7 +533,7 @@ def stpd_loop(kp, kd, m, model="per_slot"):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eqs. (3.3)-(3.5), (4.1)-(4.11), §4.3.3.
+    Xu (2002), eqs. (3.3)-(3.5), (4.1)-(4.11), §4.3.3.
 
     Examples
     --------

@@ -4,7 +4,13 @@
 Both extend the square-root law with the time spent in retransmission
 timeouts, which dominates once the loss rate exceeds about 1e-2; that is
 where they part from :func:`ctlcc.bounds.mathis_rate`.
+
+The two functions take the same arguments in the same order,
+``(p, rtt, rto=None, mss=1.0, b=1)``, and both default the retransmission
+timeout to ``4 * rtt``, the value RFC 5348 §3.1 recommends.
 """
+
+import warnings
 
 import numpy as np
 
@@ -13,7 +19,7 @@ from .._validation import check_interval, check_positive
 __all__ = ["pftk_rate", "pftk_window", "tfrc_rate"]
 
 
-def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
+def pftk_rate(p, rtt, rto=None, mss=1.0, b=1, wmax=None, approximate=False):
     """PFTK send rate of a bulk TCP Reno flow, with timeouts.
 
     The "full model" (eq. (31) of PFTK'98)::
@@ -39,8 +45,9 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
         maximally backed-off timeout) is returned. [1]
     rtt : float or array_like
         Round-trip time, > 0. [s]
-    rto : float or array_like
-        Base retransmission timeout T0, > 0. [s]
+    rto : float or array_like, optional
+        Base retransmission timeout T0, > 0; default ``4 * rtt`` (as
+        :func:`tfrc_rate`). [s]
     mss : float or array_like, optional
         Segment size (1: packets/s). [packets or B]
     b : int or float, optional
@@ -67,10 +74,12 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
     110.96
     >>> round(pftk_rate(0.01, 0.1, 0.4, approximate=True), 2)
     112.33
+    >>> pftk_rate(0.01, 0.1) == pftk_rate(0.01, 0.1, rto=0.4)      # rto = 4 rtt
+    True
     """
     p = np.asarray(check_interval("p", p, 0.0, 1.0, closed="right"), dtype=float)
     rtt = np.asarray(check_positive("rtt", rtt), dtype=float)
-    rto = np.asarray(check_positive("rto", rto), dtype=float)
+    rto = 4.0 * rtt if rto is None else np.asarray(check_positive("rto", rto), dtype=float)
     mss = np.asarray(check_positive("mss", mss), dtype=float)
     b = check_positive("b", b)
     if wmax is None:
@@ -123,11 +132,11 @@ def pftk_window(p, b=1):
     return _scalar(c + np.sqrt(8.0 * (1.0 - p) / (3.0 * b * p) + c**2))
 
 
-def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
+def tfrc_rate(p, rtt, rto=None, mss=1.0, b=1, *, t_rto=None):
     """TFRC throughput equation of RFC 5348 §3.1.
 
     ``X = s / (R sqrt(2bp/3) + t_RTO (3 sqrt(3bp/8)) p (1 + 32 p^2))``
-    with ``t_RTO = 4 R`` unless given (RFC 5348's recommended default).
+    with ``t_RTO = rto``, ``4 R`` unless given (RFC 5348's recommended default).
     Unlike PFTK eq. (33), RFC 5348 does not cap ``3 sqrt(3bp/8)`` at 1.
 
     Parameters
@@ -136,12 +145,14 @@ def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
         Loss event rate, in (0, 1]. [1]
     rtt : float or array_like
         Round-trip time R, > 0. [s]
+    rto : float or array_like, optional
+        TCP retransmission timeout t_RTO, > 0; default ``4 * rtt``. [s]
     mss : float or array_like, optional
         Segment size s (1: packets/s). [packets or B]
     b : float, optional
         Packets acknowledged per ACK; RFC 5348 sets b = 1. [1]
     t_rto : float or array_like, optional
-        TCP retransmission timeout; default 4 R. [s]
+        Deprecated name of *rto* (keyword only).
 
     Returns
     -------
@@ -159,9 +170,17 @@ def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
     """
     p = np.asarray(check_interval("p", p, 0.0, 1.0, closed="right"), dtype=float)
     rtt = np.asarray(check_positive("rtt", rtt), dtype=float)
+    rto_name = "rto"
+    if t_rto is not None:
+        rto_name = "t_rto"
+        if rto is not None:
+            raise TypeError("tfrc_rate got both rto and its deprecated name t_rto; pass rto only")
+        warnings.warn("tfrc_rate(t_rto=...) is deprecated; use rto=... (as pftk_rate)",
+                      DeprecationWarning, stacklevel=2)
+        rto = t_rto
     mss = np.asarray(check_positive("mss", mss), dtype=float)
     b = check_positive("b", b)
-    t_rto = 4.0 * rtt if t_rto is None else np.asarray(check_positive("t_rto", t_rto), dtype=float)
+    t_rto = 4.0 * rtt if rto is None else np.asarray(check_positive(rto_name, rto), dtype=float)
     den = rtt * np.sqrt(2.0 * b * p / 3.0) + t_rto * (3.0 * np.sqrt(3.0 * b * p / 8.0)) * p * (1.0 + 32.0 * p**2)
     return _scalar(mss / den)
 

@@ -1,5 +1,5 @@
 # ctlcc.laws.cbraa - CBRAA's cycle-based rate update (Figure 1) and the plain TCP-Friend rule
-"""CBRAA's rate law (004_13a89f4b9cbddf14, Figure 1 and §3.2) and TCP-Friend.
+"""CBRAA's rate law (Ait-Hellal, Yamamoto & Leduc (1999), Figure 1 and §3.2) and TCP-Friend.
 
 For every RTCP receiver report CBRAA computes the ideal Reno cycle and loss
 (eqs. (3)-(4)), compares the loss observed over the last cycle with it and
@@ -22,12 +22,12 @@ goes below one packet per srtt (§4: "the minimum rate ... is set to
 ``CbraaParams(published=True)`` uses Figure 1's printed 0.62 and 0.96; the
 default uses the exact constants they round.
 
-Property found by ctlcc (not stated in 004): in the decrease branch the
+Property found by ctlcc (not stated by Ait-Hellal et al.): in the decrease branch the
 target ``C/(srtt sqrt(p))`` is *above* the current rate while the window
 ``Rate srtt`` is below about 6.2 packets and Loss_obs is just above
 ``a Loss_th`` (with Figure 1's constants, a = 1.5, beta = 0.5), so
 "decrease(Rate)" then raises the rate; see
-``tests/laws/test_cbraa_law.py``.  004 §3.2 itself notes the functions
+``tests/laws/test_cbraa_law.py``.  Ait-Hellal, Yamamoto & Leduc (1999), §3.2 itself notes the functions
 "have limitations in some cases".
 
 *TCP-Friend* (§3.2, last paragraph): no loss smoothing; a report with zero
@@ -173,7 +173,7 @@ def rate_update(rate, srtt, loss_obs, params=CbraaParams()):
 
     References
     ----------
-    004_13a89f4b9cbddf14 §3.2, Figure 1; §4 (a, b, alpha, minimum rate).
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.2, Figure 1; §4 (a, b, alpha, minimum rate).
 
     Examples
     --------
@@ -218,7 +218,7 @@ def tcp_friend_update(rate, srtt, loss, t_rtcp, C=None):
 
     References
     ----------
-    004_13a89f4b9cbddf14 §3.2 (last paragraph) and §4.
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.2 (last paragraph) and §4.
 
     Examples
     --------

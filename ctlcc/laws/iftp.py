@@ -1,7 +1,7 @@
 # ctlcc.laws.iftp - IFTP's inter-packet gap laws and its retransmission timer
 """IFTP's control law: inter-packet gaps (2), (4), (6), G_m and RTO (7)-(9).
 
-IFTP (003_eb55b02b4a453ab2) sends ``n`` packets per adjustment period of one
+IFTP (ElAarag & Bassiouni (2002)) sends ``n`` packets per adjustment period of one
 smoothed round trip ``R``, spaced by a gap ``G`` after each packet of
 transmission time ``tau``, so that ``n (G + tau) = R``.  It emulates TCP's
 window by choosing the next period's ``n``:
@@ -75,7 +75,7 @@ def next_window(state, event, Wmax):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §4, Figure 1.
+    ElAarag & Bassiouni (2002), §4, Figure 1.
 
     Examples
     --------
@@ -149,7 +149,7 @@ def gap_slow_start(R, n, tau):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §3.1, eqs. (1)-(2).
+    ElAarag & Bassiouni (2002), §3.1, eqs. (1)-(2).
 
     Examples
     --------
@@ -178,7 +178,7 @@ def gap_congestion_avoidance(R, n, tau):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §3.1, eqs. (3)-(4).
+    ElAarag & Bassiouni (2002), §3.1, eqs. (3)-(4).
 
     Examples
     --------
@@ -207,7 +207,7 @@ def gap_loss(R, n, tau):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §3.1, eqs. (5)-(6).
+    ElAarag & Bassiouni (2002), §3.1, eqs. (5)-(6).
 
     Examples
     --------
@@ -276,7 +276,7 @@ def scaled_gap(G, tau, S):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §3.2.
+    ElAarag & Bassiouni (2002), §3.2.
 
     Examples
     --------
@@ -384,7 +384,7 @@ def rtt_update(srtt, rttvar, rtt):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §4, eqs. (7)-(8).
+    ElAarag & Bassiouni (2002), §4, eqs. (7)-(8).
 
     Examples
     --------
@@ -422,7 +422,7 @@ def timeout_interval(srtt, rttvar, backoff=1, granularity=GRANULARITY):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §4, eq. (9); §5.3.
+    ElAarag & Bassiouni (2002), §4, eq. (9); §5.3.
 
     Examples
     --------

@@ -1,5 +1,5 @@
 # ctlcc.laws.stpd_fuzzy - ST-PD's fuzzy supervisor: BDP -> (kp, kd) gain schedule
-"""ST-PD TCP's fuzzy-logic supervisor (thesis 002_bd014ea59e1383a2, §3.4.3.2).
+"""ST-PD TCP's fuzzy-logic supervisor (Xu (2002), §3.4.3.2).
 
 The supervisor reads the perceived bandwidth-RTT product (BDP, in packets),
 fuzzifies it into five terms ES, S, M, L, EL and infers the PD gains of
@@ -259,7 +259,7 @@ class FuzzySupervisor:
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.4.3.2 (rule bases, CoM), §4.3.3
+    Xu (2002), §3.4.3.2 (rule bases, CoM), §4.3.3
     (averaged gains).
 
     Examples

@@ -2,7 +2,7 @@
 """STTP's congestion-avoidance law: alpha:beta scaling on RTT changes.
 
 When a new round-trip time differs from the last one by more than 5 %,
-STTP (000_0c3e0ce2556a2a71, §III-B.3) rescales each token-bucket attribute
+STTP (Wade, Kara & Dew (2000), §III-B.3) rescales each token-bucket attribute
 ``x`` (depth sigma, feed rate rho, tokens held) by::
 
     x' = alpha * x + beta * x * (last_rtt / new_rtt),   alpha + beta = 1
@@ -70,7 +70,7 @@ def rtt_scaled(x, last_rtt, new_rtt, alpha, beta):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-B.3 and §IV-B.1.
+    Wade, Kara & Dew (2000), §III-B.3 and §IV-B.1.
 
     Examples
     --------

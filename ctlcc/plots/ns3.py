@@ -10,6 +10,7 @@ needs ns-3; the engine is run live on the same scenarios
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
+from ..references import cite
 from ..sim import run
 from ..sim.ns3 import LOSS_LEVELS, comparison_cases, ns3_header_bytes, read_ns3_csv
 from . import ReportFigure, ReportTable, get_axes, new_figure
@@ -161,7 +162,7 @@ def report_items():
     figure, ax = new_figure(figsize=(7.0, 4.8))
     plot_goodput_vs_loss(ax, engine)
     version = read_ns3_csv("ns3_loss").provenance.get("ns3_version", "?")
-    ax.set_title("Goodput vs uniform packet loss, thesis Fig. 4.7 setup (cf. Fig. 4.8)\n"
+    ax.set_title(f"Goodput vs uniform packet loss, {cite('stpd', 'Fig. 4.7 setup (cf. Fig. 4.8)')}\n"
                  f"ctlcc packet engine vs ns-3 {version}, mean of 5 seeds x 300 s",
                  fontsize="medium")
     yield ReportFigure(
@@ -173,7 +174,7 @@ def report_items():
         figure)
     figure, axes = new_figure(2, 2, figsize=(10.0, 6.4), sharex=True)
     plot_fig3_7_traces(axes)
-    figure.suptitle("Thesis Fig. 3.7 (10 Mb/s 0.2 ms + 1.5 Mb/s 20 ms), one flow: "
+    figure.suptitle(f"{cite('stpd', 'Fig. 3.7')} (10 Mb/s 0.2 ms + 1.5 Mb/s 20 ms), one flow: "
                     f"ctlcc vs ns-3 {version}", fontsize="medium")
     yield ReportFigure(
         "thesis_fig3_7_ctlcc_vs_ns3_traces",

@@ -8,6 +8,7 @@ layout), so fluid-model or ns-3 traces can be overlaid on the same axes.
 
 import numpy as np
 
+from ..references import cite
 from ..sim import run, scenarios
 from . import ReportFigure, ReportTable, get_axes, new_figure
 
@@ -123,8 +124,8 @@ def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas", "
     ax_q.legend(loc="upper right", fontsize="x-small", ncol=3)
     ax_w.set_xlabel("")
     source = {"sufficient": "§3.5.1.1, Figs. 3.8-3.9", "insufficient": "§3.5.1.2, Figs. 3.11-3.12"}
-    ax_w.set_title(f"Thesis Fig. 3.7 scenario, {buffer_case} buffer ({bottleneck.buffer} packets "
-                   f"at R): packet simulation\ncf. thesis 002 {source.get(buffer_case, '')}",
+    ax_w.set_title(f"{cite('stpd', 'Fig. 3.7')} scenario, {buffer_case} buffer ({bottleneck.buffer} packets "
+                   f"at R): packet simulation\ncf. {cite('stpd', source.get(buffer_case, ''))}",
                    fontsize="medium")
     ax_q.set_xlim(0, duration)
     return figure, runs

@@ -1,4 +1,4 @@
-"""CBRAA's Figure 1 rate update and the TCP-Friend rule (004 §3.2, §4)."""
+"""CBRAA's Figure 1 rate update and the TCP-Friend rule (Ait-Hellal, Yamamoto & Leduc (1999), §3.2, §4)."""
 
 import csv
 from pathlib import Path
@@ -93,7 +93,7 @@ def test_iterated_update_converges_to_the_rate_whose_loss_is_observed():
 
 
 def test_tcp_friend_rule():
-    """004 §3.2: zero loss -> + T_RTCP/(2 srtt^2); else eq. (2) at the loss."""
+    """Ait-Hellal, Yamamoto & Leduc (1999), §3.2: zero loss -> + T_RTCP/(2 srtt^2); else eq. (2) at the loss."""
     assert cbraa.tcp_friend_update(50.0, 0.1, 0.0, 5.0) == pytest.approx(50.0 + 5.0 / (2 * 0.01))
     assert cbraa.tcp_friend_update(50.0, 0.1, 0.04, 5.0) == pytest.approx(C / (0.1 * 0.2))
     out = cbraa.tcp_friend_update(np.array([50.0, 50.0]), 0.1, np.array([0.0, 0.04]), 5.0)
@@ -106,7 +106,7 @@ def _section4():
 
 
 def test_section_4_ideal_shares_proportional_to_one_over_rtt():
-    """004 §4.3 (Figure 6): the 4 Mb/s link shared by RTTs 70, 70, 220 ms at equal
+    """Ait-Hellal, Yamamoto & Leduc (1999), §4.3 (Figure 6): the 4 Mb/s link shared by RTTs 70, 70, 220 ms at equal
     loss, rate ∝ 1/RTT (eq. (1)) -> about 215 and 69 kB/s as printed."""
     s4 = _section4()
     total = s4["bottleneck_capacity"] / 8                                 # [B/s]

@@ -13,9 +13,9 @@ n, R, tau, G, Gn, S = sp.symbols("n R tau G G_next S", positive=True)
 @pytest.mark.parametrize(
     "law, phase, factor, source",
     [
-        (iftp.gap_slow_start, "slow_start", 2 * n, "003 eqs. (1)-(2)"),
-        (iftp.gap_congestion_avoidance, "congestion_avoidance", n + 1, "003 eqs. (3)-(4)"),
-        (iftp.gap_loss, "loss", n / 2, "003 eqs. (5)-(6)"),
+        (iftp.gap_slow_start, "slow_start", 2 * n, "ElAarag & Bassiouni (2002), eqs. (1)-(2)"),
+        (iftp.gap_congestion_avoidance, "congestion_avoidance", n + 1, "ElAarag & Bassiouni (2002), eqs. (3)-(4)"),
+        (iftp.gap_loss, "loss", n / 2, "ElAarag & Bassiouni (2002), eqs. (5)-(6)"),
     ],
 )
 def test_gap_laws_solve_the_period_balance(law, phase, factor, source):
@@ -73,7 +73,7 @@ def test_karn_backoff_caps_at_64_and_resets_on_sample():
 
 
 def test_worst_case_timeout_64_ms():
-    """003 §5.3: backoff 64, srtt = rttvar = 0 -> 64 ms."""
+    """ElAarag & Bassiouni (2002), §5.3: backoff 64, srtt = rttvar = 0 -> 64 ms."""
     assert iftp.timeout_interval(0.0, 0.0, 64) == pytest.approx(0.064)
 
 
@@ -106,7 +106,7 @@ def test_timeout_before_any_sample_is_an_error():
 @pytest.mark.parametrize("Ws, Wmax", [(1, 1), (2, 9), (8, 20), (32, 50), (64, 64)])
 def test_window_law_generates_the_sequence_of_the_bounds(Ws, Wmax):
     """Figure 1's rule, driven by loss-free periods, produces 1, 2, 4, ..., Ws,
-    Ws+1, ..., Wmax, Wmax, ... -- the sequence 003 §5.1 (and ctlcc.bounds.iftp) counts."""
+    Ws+1, ..., Wmax, Wmax, ... -- the sequence ElAarag & Bassiouni (2002), §5.1 (and ctlcc.bounds.iftp) counts."""
     from ctlcc.bounds.iftp import round_trips
 
     state, seq = iftp.WindowState(1, Ws), []

@@ -1,4 +1,4 @@
-"""STTP's alpha:beta RTT scaling law (000 §III-B.3)."""
+"""STTP's alpha:beta RTT scaling law (Wade, Kara & Dew (2000), §III-B.3)."""
 
 import numpy as np
 import pytest
@@ -9,7 +9,7 @@ from ctlcc.laws import sttp
 
 
 def test_worked_example_14_888():
-    """000 §III-B.3: (0.9*16) + (0.1*(16*0.305)) = 14.888, bucket of 15."""
+    """Wade, Kara & Dew (2000), §III-B.3: (0.9*16) + (0.1*(16*0.305)) = 14.888, bucket of 15."""
     value = sttp.rtt_scaled(16, 0.305, 1.0, 0.9, 0.1)
     assert round(value, 3) == 14.888
     assert round(value) == 15
