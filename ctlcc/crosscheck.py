@@ -379,7 +379,7 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
     CrossCheck
         ``quantity``: decay factor of the window per round trip [1];
         ``parameters["curves"]`` holds, per scenario, (round trips,
-        |window - final| [packets], mask of the fitted samples, fitted
+        ``|window - final|`` [packets], mask of the fitted samples, fitted
         intercept of the log-distance) for plotting.
 
     References

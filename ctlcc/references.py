@@ -12,7 +12,7 @@ Examples
 'Chatté, Ducourthial & Niculescu (2006)'
 >>> cite("cbraa", "eq. (4)")
 'Ait-Hellal, Yamamoto & Leduc (1999), eq. (4)'
->>> cite("padhye1998", "eq. (31)")
+>>> cite("pftk", "eq. (31)")
 'Padhye et al. (1998), eq. (31)'
 >>> short("rfc5348")
 'RFC 5348 (2008)'
@@ -32,7 +32,7 @@ class Reference:
     ----------
     key : str
         Short key used throughout ctlcc (the protocol's name for the five
-        papers ctlcc reproduces, ``<author><year>`` or ``rfcNNNN`` otherwise).
+        papers ctlcc reproduces, the model's usual name or ``rfcNNNN`` otherwise).
     authors : tuple of str
         Authors as printed, family name last.
     title : str
@@ -142,15 +142,15 @@ REFERENCES = dict([
          url="http://www.run.montefiore.ulg.ac.be/Publications/Paper/Abstracts/index.php?runRef=RUN-PP99-06",
          note="Also Université de Liège, Research Unit in Networking, preprint RUN-PP99-06."),
     # -- models and standards ctlcc builds on ---------------------------------
-    _ref("mathis1997", ["Matthew Mathis", "Jeffrey Semke", "Jamshid Mahdavi", "Teunis Ott"],
+    _ref("mathis", ["Matthew Mathis", "Jeffrey Semke", "Jamshid Mahdavi", "Teunis Ott"],
          "The macroscopic behavior of the TCP congestion avoidance algorithm",
          "ACM SIGCOMM Computer Communication Review 27(3):67-82", 1997,
          doi="10.1145/263932.264023"),
-    _ref("mahdavi1997", ["Jamshid Mahdavi", "Sally Floyd"],
+    _ref("mahdavi_floyd", ["Jamshid Mahdavi", "Sally Floyd"],
          "TCP-friendly unicast rate-based flow control",
          "Technical note sent to the end2end-interest mailing list", 1997, kind="misc",
          url="https://www.psc.edu/networking/papers/tcp_friendly.html"),
-    _ref("padhye1998", ["Jitendra Padhye", "Victor Firoiu", "Don Towsley", "Jim Kurose"],
+    _ref("pftk", ["Jitendra Padhye", "Victor Firoiu", "Don Towsley", "Jim Kurose"],
          "Modeling TCP throughput: a simple model and its empirical validation",
          "Proc. ACM SIGCOMM '98, pp. 303-314", 1998, kind="inproceedings",
          doi="10.1145/285237.285291"),
@@ -178,20 +178,20 @@ REFERENCES = dict([
     _ref("rfc7323", ["D. Borman", "B. Braden", "V. Jacobson", "R. Scheffenegger"],
          "TCP Extensions for High Performance", "IETF RFC 7323", 2014, kind="misc",
          doi="10.17487/RFC7323", label="RFC 7323"),
-    _ref("hollot2001", ["C. V. Hollot", "Vishal Misra", "Don Towsley", "Wei-Bo Gong"],
+    _ref("hollot", ["C. V. Hollot", "Vishal Misra", "Don Towsley", "Wei-Bo Gong"],
          "A control theoretic analysis of RED",
          "Proc. IEEE INFOCOM 2001, vol. 3, pp. 1510-1519", 2001, kind="inproceedings",
          doi="10.1109/INFCOM.2001.916647"),
-    _ref("misra2000", ["Vishal Misra", "Wei-Bo Gong", "Don Towsley"],
+    _ref("mgt", ["Vishal Misra", "Wei-Bo Gong", "Don Towsley"],
          "Fluid-based analysis of a network of AQM routers supporting TCP flows "
          "with an application to RED",
          "Proc. ACM SIGCOMM 2000, pp. 151-160", 2000, kind="inproceedings",
          doi="10.1145/347059.347421"),
-    _ref("brakmo1995", ["Lawrence S. Brakmo", "Larry L. Peterson"],
+    _ref("vegas", ["Lawrence S. Brakmo", "Larry L. Peterson"],
          "TCP Vegas: end to end congestion avoidance on a global Internet",
          "IEEE Journal on Selected Areas in Communications 13(8):1465-1480", 1995,
          doi="10.1109/49.464716"),
-    _ref("jain1984", ["Raj Jain", "Dah-Ming Chiu", "William R. Hawe"],
+    _ref("jain", ["Raj Jain", "Dah-Ming Chiu", "William R. Hawe"],
          "A quantitative measure of fairness and discrimination for resource "
          "allocation in shared computer systems",
          "Digital Equipment Corporation, Technical Report DEC-TR-301", 1984,

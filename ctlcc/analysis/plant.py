@@ -20,9 +20,12 @@ The same update functions take floats, numpy arrays and sympy symbols, so
 the z-domain loops in :mod:`ctlcc.analysis` are derived from them.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 import sympy as sp
 
 from .._results import Unpackable
@@ -225,7 +228,8 @@ def queue_transfer(z=None):
     return sp.simplify(solution / (A - D))
 
 
-def simulate_queue(arrivals, departures=1.0, initial=0.0, buffer=np.inf):
+def simulate_queue(arrivals: ArrayLike, departures: ArrayLike = 1.0, initial: float = 0.0,
+                   buffer: float = np.inf) -> QueueTrace:
     """Iterate the nonlinear queue (4.5) over a sequence of slots.
 
     Parameters

@@ -56,11 +56,14 @@ transport protocol", Annals of Telecommunications 61(1):72-91, §III-C to §III-
 Algorithm 1; scenario §IV; reported behaviour §V-A, §V-D.
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import ArrayLike
 import sympy as sp
 
 from .._results import Unpackable
@@ -836,8 +839,9 @@ class PrimoSharedLoop:
         return PrimoSharedTrace(np.arange(steps) * dt, x[window], b[window], dropped[window])
 
 
-def primo_loop(params=None, *, capacity, round_trip_time, D=None, forward_delay=0.0,
-               ftt_ref=None, buffer=30.0):
+def primo_loop(params: PrimoParams | None = None, *, capacity: float, round_trip_time: float,
+               D: float | None = None, forward_delay: float = 0.0, ftt_ref: float | None = None,
+               buffer: float = 30.0) -> PrimoLoop:
     """Build Primo's loop around one bottleneck.
 
     Parameters
@@ -883,8 +887,9 @@ def primo_loop(params=None, *, capacity, round_trip_time, D=None, forward_delay=
                      float(forward_delay), float(ftt_ref), float(buffer))
 
 
-def primo_shared_loop(params=None, *, capacity, round_trip_times, forward_delays=None,
-                      ftt_refs=None, buffer=30.0):
+def primo_shared_loop(params: PrimoParams | None = None, *, capacity: float,
+                      round_trip_times: ArrayLike, forward_delays: ArrayLike | None = None,
+                      ftt_refs: ArrayLike | None = None, buffer: float = 30.0) -> PrimoSharedLoop:
     """Build the loop of N Primo flows sharing one bottleneck.
 
     Parameters

@@ -38,11 +38,14 @@ Two loop models are built from the same law (``model=``):
     is ``z**2 + (kp + kd - 1) z - kd``, independent of m.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import control
 import numpy as np
+from numpy.typing import ArrayLike
 import scipy.signal
 import sympy as sp
 
@@ -269,7 +272,7 @@ class StpdLoop:
         """
         return characteristic_coefficients(self.kp, self.kd, self.m, self.model)
 
-    def poles(self):
+    def poles(self) -> np.ndarray:
         """Closed-loop poles, sorted by real then imaginary part.
 
         Examples
@@ -301,7 +304,7 @@ class StpdLoop:
             )
         return radius
 
-    def loss_response(self, p, n, method="z_transform"):
+    def loss_response(self, p: int, n: int, method: str = "z_transform") -> LossResponse:
         """Response of the loop to one loss, thesis eqs. (4.13)-(4.17).
 
         The loop starts empty at n = 0 (a, b, e zero before), the reference
@@ -363,7 +366,8 @@ class StpdLoop:
         return LossResponse(time, arrival, occupancy, reference, departure,
                             self.kp, self.kd, self.m, p, self.model, method)
 
-    def throughput_under_loss(self, prob, reading="periodic"):
+    def throughput_under_loss(self, prob: ArrayLike,
+                              reading: str = "periodic") -> float | np.ndarray:
         """Normalised throughput with one loss every K = 1/prob packets, eq. (4.19).
 
         ``Q = (1/K) sum_{i=0}^{K-1} min(a(i), 1)``: arrivals beyond the
@@ -514,7 +518,7 @@ class StpdLoop:
         return scipy.signal.lfilter(b, a, pulse)
 
 
-def stpd_loop(kp, kd, m, model="per_slot"):
+def stpd_loop(kp: float, kd: float, m: int, model: str = "per_slot") -> StpdLoop:
     """Build ST-PD's closed loop around the bottleneck queue.
 
     Parameters

@@ -1,16 +1,19 @@
 # ctlcc.bounds.fairness - Jain's fairness index
 """Jain's fairness index, as STTP (Wade, Kara & Dew (2000), §IV-B.1) uses it."""
 
+from __future__ import annotations
+
 import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..errors import ParameterError
 
 __all__ = ["jain_index", "jain_fairness"]
 
 
-def jain_index(x, axis=-1):
+def jain_index(x: ArrayLike, axis: int = -1) -> float | np.ndarray:
     """Jain's fairness index ``(sum x)^2 / (n sum x^2)``.
 
     1 when every share is equal, 1/n when one flow takes everything.  The
@@ -53,7 +56,7 @@ def jain_index(x, axis=-1):
     return float(out) if np.ndim(out) == 0 else out
 
 
-def jain_fairness(x, axis=-1):
+def jain_fairness(x: ArrayLike, axis: int = -1) -> float | np.ndarray:
     """Deprecated name of :func:`jain_index`.
 
     .. deprecated:: 0.2

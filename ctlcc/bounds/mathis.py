@@ -20,10 +20,13 @@ constant *C* taken from one of three cycle models:
 The derivations are redone in sympy in ``tests/bounds/test_mathis.py``.
 """
 
+from __future__ import annotations
+
 import math
 import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import check_choice, check_interval, check_positive
 
@@ -45,7 +48,7 @@ class MathisValidityWarning(UserWarning):
     """Loss rate beyond the square-root law's stated range (p > 0.16)."""
 
 
-def mathis_constant(model="floyd"):
+def mathis_constant(model: str = "floyd") -> float:
     """Constant C of the square-root law for one cycle model.
 
     Parameters
@@ -78,7 +81,8 @@ def mathis_constant(model="floyd"):
     return MATHIS_CONSTANTS[model]
 
 
-def mathis_rate(p, rtt, mss=1.0, C=None):
+def mathis_rate(p: ArrayLike, rtt: ArrayLike, mss: ArrayLike = 1.0,
+                C: float | str | None = None) -> float | np.ndarray:
     """Square-root-law rate ``C * mss / (rtt * sqrt(p))``.
 
     Parameters

@@ -10,16 +10,21 @@ The two functions take the same arguments in the same order,
 timeout to ``4 * rtt``, the value RFC 5348 §3.1 recommends.
 """
 
+from __future__ import annotations
+
 import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import check_interval, check_positive
 
 __all__ = ["pftk_rate", "pftk_window", "tfrc_rate"]
 
 
-def pftk_rate(p, rtt, rto=None, mss=1.0, b=1, wmax=None, approximate=False):
+def pftk_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: ArrayLike = 1.0,
+              b: float = 1, wmax: ArrayLike | None = None,
+              approximate: bool = False) -> float | np.ndarray:
     """PFTK send rate of a bulk TCP Reno flow, with timeouts.
 
     The "full model" (eq. (31) of PFTK'98)::
@@ -106,7 +111,7 @@ def pftk_rate(p, rtt, rto=None, mss=1.0, b=1, wmax=None, approximate=False):
     return _scalar(mss * rate)
 
 
-def pftk_window(p, b=1):
+def pftk_window(p: ArrayLike, b: float = 1) -> float | np.ndarray:
     """Unconstrained mean window E[W] of PFTK eq. (13).
 
     Parameters
@@ -132,7 +137,8 @@ def pftk_window(p, b=1):
     return _scalar(c + np.sqrt(8.0 * (1.0 - p) / (3.0 * b * p) + c**2))
 
 
-def tfrc_rate(p, rtt, rto=None, mss=1.0, b=1, *, t_rto=None):
+def tfrc_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: ArrayLike = 1.0,
+              b: float = 1, *, t_rto: ArrayLike | None = None) -> float | np.ndarray:
     """TFRC throughput equation of RFC 5348 §3.1.
 
     ``X = s / (R sqrt(2bp/3) + t_RTO (3 sqrt(3bp/8)) p (1 + 32 p^2))``

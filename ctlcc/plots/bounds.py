@@ -213,7 +213,7 @@ def report_items():
     plot_rate_vs_loss(ax=ax, ratio_ax=ratio_ax)
     ax.set_title("TCP-friendly rate vs loss: square-root law with C = 1.22, 1.30, 1.27 "
                  f"({cite('cbraa', '§2, eq. (1)')}),\n"
-                 f"PFTK ({cite('padhye1998', 'eq. (31)')}), TFRC ({cite('rfc5348', '§3.1')}), "
+                 f"PFTK ({cite('pftk', 'eq. (31)')}), TFRC ({cite('rfc5348', '§3.1')}), "
                  f"IFTP ({cite('iftp', 'eqs. (23)+(25)')})")
     yield ReportFigure(
         "rate_vs_loss_mathis_pftk_tfrc_iftp",

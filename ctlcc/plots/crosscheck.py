@@ -44,7 +44,7 @@ def plot_reno_vs_formulas(sqrt_check, pftk_check, ax=None, sqrt_beyond=None):
                 capsize=3, label=f"packet sim ({pftk_check.parameters['protocol']}, "
                                  f"{len(pftk_check.parameters['seeds'])} seeds, mean ± sd)")
     ax.plot(p_sqrt, sqrt_check.predicted, "s--", color="C0",
-            label=f"square-root law, C = sqrt(3/2) ({cite('mathis1997')})")
+            label=f"square-root law, C = sqrt(3/2) ({cite('mathis')})")
     ax.fill_between(p_sqrt, sqrt_check.predicted - sqrt_check.tolerance,
                     sqrt_check.predicted + sqrt_check.tolerance, color="C0", alpha=0.15)
     ax.plot(p_pftk, pftk_check.predicted, "^-", color="C1", label="PFTK full model (eq. 31)")

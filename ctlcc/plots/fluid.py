@@ -11,7 +11,7 @@ from ..references import cite
 from ..analysis.stpd import stpd_loop
 from ..laws.primo import PrimoParams
 from ..sim import fluid
-from . import ReportFigure, ReportTable, get_axes, new_figure
+from . import ReportFigure, ReportTable, get_axes, new_figure, pyplot_axes
 
 __all__ = [
     "HOLLOT_EXAMPLE",
@@ -46,7 +46,7 @@ def plot_reno_trajectories(duration=40.0, dt=2e-3, axes=None):
     pair of matplotlib.axes.Axes
     """
     if axes is None:
-        axes = (get_axes(), get_axes())
+        axes = pyplot_axes(2, 1, figsize=(7.0, 6.5), sharex=True)
     ax_w, ax_q = axes
     lin = fluid.reno_linearisation(**HOLLOT_EXAMPLE)
     net = fluid.network(HOLLOT_EXAMPLE["capacity"], 800.0, HOLLOT_EXAMPLE["propagation_delay"],
@@ -179,7 +179,7 @@ def plot_primo_limit_cycle(duration=60.0, dt=2e-3, axes=None):
     pair of matplotlib.axes.Axes
     """
     if axes is None:
-        axes = (get_axes(), get_axes())
+        axes = pyplot_axes(2, 1, figsize=(7.0, 6.0), sharex=True)
     ax_rate, ax_ftt = axes
     params = PrimoParams()
     capacity, delay = 1000.0, 0.1

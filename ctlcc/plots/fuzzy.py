@@ -22,7 +22,7 @@ from ..laws.stpd_fuzzy import (
     FuzzySupervisor,
     default_config,
 )
-from . import ReportFigure, ReportTable, get_axes, new_figure
+from . import ReportFigure, ReportTable, get_axes, new_figure, pyplot_axes
 
 __all__ = [
     "plot_input_memberships",
@@ -116,7 +116,7 @@ def plot_gain_schedules(supervisors, ax=None, bdp=None):
     tuple of matplotlib.axes.Axes
     """
     if ax is None:
-        _, ax = new_figure(1, 2, figsize=(10, 4))
+        ax = pyplot_axes(1, 2, figsize=(10, 4))
     ax_kp, ax_kd = ax
     for k, (label, sup) in enumerate(supervisors.items()):
         low, high = sup.config.bdp_universe

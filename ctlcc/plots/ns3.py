@@ -13,7 +13,7 @@ from matplotlib.ticker import MaxNLocator
 from ..references import cite
 from ..sim import run
 from ..sim.ns3 import LOSS_LEVELS, comparison_cases, ns3_header_bytes, read_ns3_csv
-from . import ReportFigure, ReportTable, get_axes, new_figure
+from . import ReportFigure, ReportTable, get_axes, new_figure, pyplot_axes
 
 __all__ = ["plot_goodput_vs_loss", "plot_fig3_7_traces", "comparison_rows", "report_items"]
 
@@ -78,7 +78,7 @@ def plot_fig3_7_traces(axes=None, buffers=(14, 4), duration=30.0, shown=(0.0, 10
     array of matplotlib.axes.Axes
     """
     if axes is None:
-        _, axes = new_figure(2, len(buffers), figsize=(10.0, 6.0), sharex=True)
+        axes = pyplot_axes(2, len(buffers), figsize=(10.0, 6.0), sharex=True)
     axes = np.asarray(axes).reshape(2, len(buffers))
     traces = read_ns3_csv("ns3_fig3_7_traces")
     for col, buffer in enumerate(buffers):
