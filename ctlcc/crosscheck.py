@@ -45,6 +45,7 @@ from ._validation import check_interval, check_positive, check_positive_int
 from .analysis import primo_loop, primo_shared_loop, stpd_loop
 from .bounds import mathis_rate, pftk_rate
 from .errors import ParameterError
+from .laws.stpd_fuzzy import CALIBRATIONS
 from .sim import run, scenarios
 
 __all__ = [
@@ -331,7 +332,7 @@ def reno_sawtooth_utilisation(presets=("thesis_fig3_7_sufficient", "thesis_fig3_
 
 # --- claim 2: ST-PD -----------------------------------------------------------------------------
 
-def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.033, 0.368),
+def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=CALIBRATIONS["poles"],
                model="per_rtt", duration=40.0, excess=10):
     """ST-PD's window transient: per-round-trip decay factor, model vs packets.
 
@@ -423,7 +424,7 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
         if model == "per_slot" else "")
 
 
-def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=(0.033, 0.368),
+def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=CALIBRATIONS["poles"],
                                m=3, duration=60.0, seeds=DEFAULT_SEEDS):
     """Thesis eq. (4.19) vs simulated normalised throughput below 1e-2.
 

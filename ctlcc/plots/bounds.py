@@ -211,10 +211,10 @@ def report_items():
 
     figure, (ax, ratio_ax) = new_figure(2, 1, figsize=(7.5, 8.0), sharex=True)
     plot_rate_vs_loss(ax=ax, ratio_ax=ratio_ax)
-    ax.set_title("TCP-friendly rate vs loss: square-root law with C = 1.22, 1.30, 1.27 "
-                 f"({cite('cbraa', '§2, eq. (1)')}),\n"
-                 f"PFTK ({cite('pftk', 'eq. (31)')}), TFRC ({cite('rfc5348', '§3.1')}), "
-                 f"IFTP ({cite('iftp', 'eqs. (23)+(25)')})")
+    ax.set_title("TCP-friendly rate vs loss: square-root law, C = 1.22, 1.30, 1.27\n"
+                 f"({cite('cbraa', '§2, eq. (1)')}); PFTK ({cite('pftk', 'eq. (31)')});\n"
+                 f"TFRC ({cite('rfc5348', '§3.1')}); IFTP ({cite('iftp', 'eqs. (23)+(25)')})",
+                 fontsize="medium")
     yield ReportFigure(
         "rate_vs_loss_mathis_pftk_tfrc_iftp",
         "Rate vs loss event rate p for RTT = 0.1 s, T0 = t_RTO = 0.4 s, b = 1, no Wmax. The three "

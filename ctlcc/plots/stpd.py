@@ -11,6 +11,7 @@ listed in ``data/thesis_stpd_figure_claims.csv`` and checked by the tests.
 
 import numpy as np
 
+from ..laws.stpd_fuzzy import CALIBRATIONS
 from ..references import cite
 from ..analysis.stability import gain_margin, max_stable_delay, stability_region
 from ..analysis.stpd import _companion_eigenvalues, characteristic_coefficients, stpd_loop
@@ -27,10 +28,11 @@ __all__ = [
     "report_items",
 ]
 
-#: Gains that reproduce the poles printed in thesis §4.3.3 (printed gains swapped).
-SWAPPED_GAINS = (0.033, 0.368)
+#: Gains that reproduce the poles printed in thesis §4.3.3 (printed gains
+#: swapped): ctlcc's one default ST-PD gain pair, ``CALIBRATIONS["poles"]``.
+SWAPPED_GAINS = CALIBRATIONS["poles"]
 #: Gains as printed in thesis §4.3.3.
-PRINTED_GAINS = (0.368, 0.033)
+PRINTED_GAINS = CALIBRATIONS["printed"]
 #: Bandwidth-delay products of the thesis's simulated scenarios: about 9
 #: packets (the chapter 3 dumbbell), 31 packets and 94 packets (the GEO
 #: satellite T1 link, Fig. 4.18). [packets]
