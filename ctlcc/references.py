@@ -106,9 +106,10 @@ def _ref(key, authors, title, venue, year, **kw):
 REFERENCES = dict([
     _ref("stpd", ["W. Xu"],
          "Self-tuning PD control based TCP congestion control (ST-PD TCP)",
-         "PhD thesis", 2002, kind="phdthesis",
-         note=("The copy ctlcc worked from has no title page, so its author, institution "
-               "and year are not printed in it, and the title here is descriptive, built from "
+         "Thesis (institution and degree not printed in the copy used)", 2002, kind="phdthesis",
+         note=("The copy ctlcc worked from has no title page, so its author, institution, "
+               "degree and year are not printed in it (the text calls itself 'the thesis'; "
+               "the BibTeX type phdthesis is an assumption), and the title here is descriptive, built from "
                "the abstract's own words ('a novel Self-Tuning Proportional and Derivative "
                "control based TCP (ST-PD TCP) congestion control scheme'). The attribution is to the companion article "
                "W. Xu, A. G. Qureshi, K. W. Sarkies, 'Novel TCP congestion control scheme and "
@@ -127,7 +128,7 @@ REFERENCES = dict([
          doi="10.1007/BF03219969", url="https://hal.science/hal-01322799"),
     _ref("sttp", ["R. Wade", "M. Kara", "P. M. Dew"],
          "Modelling and simulation of STTP, a proactive transport protocol",
-         "Proc. IEEE International Conference on Networks (ICON 2000), Singapore, pp. 485ff.",
+         "Proc. IEEE International Conference on Networks (ICON 2000), pp. 485ff.",
          2000, kind="inproceedings", doi="10.1109/ICON.2000.875838",
          note="Last page not established (IEEE Xplore lists first page 485)."),
     _ref("iftp", ["Hala ElAarag", "Mostafa Bassiouni"],

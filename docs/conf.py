@@ -24,6 +24,10 @@ from pathlib import Path
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT))
+# The notebook kernels myst-nb starts must import this checkout's ctlcc too,
+# not another installed copy.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 
 import ctlcc  # noqa: E402
 from ctlcc.references import PAPERS, REFERENCES  # noqa: E402
