@@ -354,7 +354,7 @@ class PrimoLoop:
         function = _coefficient_function(self.m, regime == "hold", bool(include_queue))
         return function(self.params.W1, self.params.W2)
 
-    def poles(self, regime, include_queue=False):
+    def poles(self, regime: str, include_queue: bool = False) -> np.ndarray:
         """Poles of the rate loop in *regime*, sorted by decreasing magnitude.
 
         Examples
@@ -366,7 +366,7 @@ class PrimoLoop:
         roots = np.roots(self.characteristic_polynomial(regime, include_queue)).astype(complex)
         return roots[np.lexsort((-roots.imag, -np.round(np.abs(roots), 12)))]
 
-    def spectral_radius(self, regime):
+    def spectral_radius(self, regime: str) -> float:
         """Largest pole magnitude of the rate loop in *regime*. [1]"""
         return float(np.max(np.abs(self.poles(regime))))
 
@@ -405,7 +405,8 @@ class PrimoLoop:
         return PrimoFixedPoint(regime, float(rate), float(rate) - self.capacity)
 
     # ---------------------------------------------------------------- dynamics
-    def simulate(self, duration, model="law", initial_rate=None, initial_queue=0.0):
+    def simulate(self, duration: float, model: str = "law", initial_rate: float | None = None,
+                 initial_queue: float = 0.0) -> PrimoTrace:
         """Trajectory of the loop from a constant-rate history.
 
         Parameters
@@ -438,7 +439,8 @@ class PrimoLoop:
             return self._simulate_piecewise(steps, x0, b0)
         raise ParameterError(f"model must be one of 'law', 'piecewise_linear'; got {model!r}")
 
-    def limit_cycle(self, method="iterate", cycles=20, warmup=None):
+    def limit_cycle(self, method: str = "iterate", cycles: int = 20,
+                    warmup: float | None = None) -> PrimoLimitCycle:
         """Period, swings and mean of the queue/rate oscillation.
 
         Parameters
@@ -654,13 +656,13 @@ class PrimoSharedTrace:
     queue: np.ndarray
     dropped: np.ndarray
 
-    def shares(self, start=0.5):
+    def shares(self, start: float = 0.5) -> np.ndarray:
         """Mean share of each flow over the last ``1 - start`` of the run. [1]"""
         tail = self.rates[int(start * len(self.time)):]
         mean = tail.mean(axis=0)
         return mean / mean.sum()
 
-    def fairness(self, start=0.5):
+    def fairness(self, start: float = 0.5) -> float:
         """The paper's criterion: smallest share over the ideal 1/N (§IV-C). [1]"""
         shares = self.shares(start)
         return float(shares.min() * len(shares))

@@ -284,11 +284,11 @@ class StpdLoop:
         """
         return np.sort_complex(np.roots(self.characteristic_polynomial()))
 
-    def spectral_radius(self):
+    def spectral_radius(self) -> float:
         """Largest pole magnitude. [1]"""
         return float(np.max(np.abs(self.poles())))
 
-    def is_stable(self):
+    def is_stable(self) -> bool:
         """True if every pole lies strictly inside the unit circle."""
         return self.spectral_radius() < 1.0
 
