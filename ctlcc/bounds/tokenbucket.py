@@ -1,5 +1,5 @@
 # ctlcc.bounds.tokenbucket - STTP's token-bucket bounds, packet-pair probe and token arrivals
-"""Token-bucket and probe formulas of STTP (000_0c3e0ce2556a2a71 §III).
+"""Token-bucket and probe formulas of STTP (Wade, Kara & Dew (2000), §III).
 
 * burst bound: a (sigma, rho) bucket drained at peak rate M sends at most
   ``sigma + rho S`` in a burst of length S, and the longest burst lasts
@@ -49,7 +49,7 @@ def max_burst_size(sigma, rho, S):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-B.
+    Wade, Kara & Dew (2000), §III-B.
 
     Examples
     --------
@@ -80,7 +80,7 @@ def max_burst_duration(sigma, rho, M):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-B; A. Tanenbaum, Computer Networks, 3rd ed.
+    Wade, Kara & Dew (2000), §III-B; A. Tanenbaum, Computer Networks, 3rd ed.
 
     Examples
     --------
@@ -153,7 +153,7 @@ def packet_pair_bandwidth(size, gap):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-A (S. Keshav, SIGCOMM 1991).
+    Wade, Kara & Dew (2000), §III-A (S. Keshav, SIGCOMM 1991).
 
     Examples
     --------
@@ -182,7 +182,7 @@ def expected_tokens(capacity, packet_size, duration):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-B, Table I.
+    Wade, Kara & Dew (2000), §III-B, Table I.
 
     Examples
     --------

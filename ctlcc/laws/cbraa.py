@@ -1,5 +1,5 @@
 # ctlcc.laws.cbraa - CBRAA's cycle-based rate update (Figure 1) and the plain TCP-Friend rule
-"""CBRAA's rate law (Ait-Hellal, Yamamoto & Leduc (1998), Figure 1, §3.2) and TCP-Friend.
+"""CBRAA's rate law (Ait-Hellal, Yamamoto & Leduc (1999), Figure 1, §3.2) and TCP-Friend.
 
 For every RTCP receiver report CBRAA computes the ideal Reno cycle and loss
 (eqs. (3)-(4)), compares the loss observed over the last cycle with it and
@@ -210,7 +210,7 @@ def cycle_core(rate, srtt, c1, c2):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.1, eq. (3); Figure 1.
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.1, eq. (3); Figure 1.
 
     Examples
     --------
@@ -240,7 +240,7 @@ def loss_th_core(rate, srtt, c1, c2):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.1, eq. (4); Figure 1.
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.1, eq. (4); Figure 1.
 
     Examples
     --------
@@ -270,7 +270,7 @@ def eq2_rate_core(C, srtt, p):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §2, eqs. (1)-(2).
+    Ait-Hellal, Yamamoto & Leduc (1999), §2, eqs. (1)-(2).
 
     Examples
     --------
@@ -300,7 +300,7 @@ def regime_core(loss_obs, loss_th, a, b):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), Figure 1.
+    Ait-Hellal, Yamamoto & Leduc (1999), Figure 1.
 
     Examples
     --------
@@ -332,7 +332,7 @@ def regime(loss_obs, loss_th, params=None):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), Figure 1.
+    Ait-Hellal, Yamamoto & Leduc (1999), Figure 1.
 
     Examples
     --------
@@ -370,7 +370,7 @@ def target_rate_core(loss_obs, loss_th, srtt, beta, C):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.2 and eq. (2).
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.2 and eq. (2).
 
     Examples
     --------
@@ -401,7 +401,7 @@ def target_rate(loss_obs, loss_th, srtt, params=None):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.2.
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.2.
 
     Examples
     --------
@@ -439,7 +439,7 @@ def rate_update_core(rate, srtt, loss_obs, a, b, alpha, beta, C, c1, c2):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.2, Figure 1; §4 (minimum rate).
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.2, Figure 1; §4 (minimum rate).
 
     Examples
     --------
@@ -473,7 +473,7 @@ def rate_update(rate, srtt, loss_obs, params=None):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.2, Figure 1; §4 (a, b, alpha,
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.2, Figure 1; §4 (a, b, alpha,
     minimum rate).
 
     Examples
@@ -515,7 +515,7 @@ def tcp_friend_update_core(rate, srtt, loss, t_rtcp, C):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.2 (last paragraph), §4.
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.2 (last paragraph), §4.
 
     Examples
     --------
@@ -553,7 +553,7 @@ def tcp_friend_update(rate, srtt, loss, t_rtcp, C=None):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.2 (last paragraph) and §4.
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.2 (last paragraph) and §4.
 
     Examples
     --------
@@ -597,7 +597,7 @@ def cycle_loss_core(times, lost, sent, count, now, cycle):
 
     References
     ----------
-    Ait-Hellal, Yamamoto & Leduc (1998), §3.1 (last paragraph), Figure 1
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.1 (last paragraph), Figure 1
     (``Loss_obs = nlost_obs_cycle / total_sent_obs_cycle``).
 
     Examples

@@ -1,5 +1,5 @@
 # ctlcc.laws.primo - Primo's proportional-integral-modified rate law
-"""Primo's rate law, Algorithm 1 (001_adc93c9d0a027d91, §III).
+"""Primo's rate law, Algorithm 1 (Chatté, Ducourthial & Niculescu (2006), §III).
 
 Before each packet the source reads ``dftt_d``, the forward-trip-time
 excess ΔFTT stored ``D = RTT_ref * tau`` ago, and picks a regime::
@@ -215,7 +215,7 @@ def next_rate(old_rate, rate, rcv_rate, dftt_d, ftt_ref, params=PrimoParams()):
 
     References
     ----------
-    001_adc93c9d0a027d91, §III-D and Algorithm 1.
+    Chatté, Ducourthial & Niculescu (2006), §III-D and Algorithm 1.
 
     Examples
     --------

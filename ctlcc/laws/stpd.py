@@ -1,5 +1,5 @@
 # ctlcc.laws.stpd - ST-PD TCP's PD congestion-window law
-"""ST-PD TCP's PD window law (thesis 002_bd014ea59e1383a2, §3.4.3.1).
+"""ST-PD TCP's PD window law (Xu (2002), §3.4.3.1).
 
 The sender estimates the bottleneck occupancy from its own measurements,
 eqs. (3.3)-(3.4)::
@@ -50,7 +50,7 @@ def service_rate(packets_in_rtt, round_trip_time):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eq. (3.4).
+    Xu (2002), eq. (3.4).
 
     Examples
     --------
@@ -81,7 +81,7 @@ def buffer_estimate(round_trip_time, min_round_trip_time, service_rate):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eq. (3.3).
+    Xu (2002), eq. (3.3).
 
     Examples
     --------
@@ -129,7 +129,7 @@ def pd_update(previous, error, previous_error, kp, kd):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eqs. (3.5) and (4.1).
+    Xu (2002), eqs. (3.5) and (4.1).
 
     Examples
     --------

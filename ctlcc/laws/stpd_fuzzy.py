@@ -1,5 +1,5 @@
 # ctlcc.laws.stpd_fuzzy - ST-PD's fuzzy supervisor: BDP -> (kp, kd) gain schedule
-"""ST-PD TCP's fuzzy-logic supervisor (thesis 002_bd014ea59e1383a2, §3.4.3.2).
+"""ST-PD TCP's fuzzy-logic supervisor (Xu (2002), §3.4.3.2).
 
 The supervisor reads the perceived bandwidth-RTT product (BDP, in packets),
 fuzzifies it into five terms ES, S, M, L, EL and infers the PD gains of
@@ -101,6 +101,8 @@ shoulders, is the same as extending the shoulders to 0 and infinity: the
 gains are held at their ES/EL values.
 """
 
+from __future__ import annotations
+
 import json
 import warnings
 from dataclasses import dataclass, field, replace
@@ -108,6 +110,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
+from numpy.typing import ArrayLike
 import skfuzzy
 
 from .._validation import check_choice, check_finite, check_interval, check_positive
@@ -259,7 +262,7 @@ class FuzzySupervisor:
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.4.3.2 (rule bases, CoM), §4.3.3
+    Xu (2002), §3.4.3.2 (rule bases, CoM), §4.3.3
     (averaged gains).
 
     Examples
@@ -366,7 +369,7 @@ class FuzzySupervisor:
         shapes = _output_shapes(self._config.output_maxima[gain], (low, high))
         return np.stack([_evaluate_shape(y.ravel(), shape) for shape in shapes]).reshape((5,) + y.shape)
 
-    def gains(self, bdp, engine="membership"):
+    def gains(self, bdp: ArrayLike, engine: str = "membership") -> tuple:
         """PD gains (kp, kd) scheduled for the perceived BDP.
 
         Parameters
