@@ -12,17 +12,29 @@ cumulative ACK passes it.  ``una`` is the first unacknowledged segment
   more than (DupThresh - 1) SMSS bytes SACKed above S.  In whole segments
   both reduce, for an un-SACKed S (the only kind RFC 6675 asks about), to
   "at least DupThresh SACKed segments above S" (DupThresh discontiguous
-  SACKed sequences hold at least DupThresh segments).
+  SACKed sequences hold at least DupThresh segments).  RFC 3517's older
+  rule, at least DupThresh SMSS bytes SACKed above S, is the same test in
+  whole segments; RFC 6675 §9 changed it only for segments shorter than
+  SMSS, which ctlcc does not model.
 * ``SetPipe()`` (§4): over the un-SACKed segments S of [una, high_data],
   add 1 if not IsLost(S) and 1 more if S <= high_rxt.
 * ``NextSeg()`` (§4): rule 1, the lowest S > high_rxt below the highest
   SACKed segment that is un-SACKed and lost; rule 2, new data; rule 3, the
-  lowest S > high_rxt below the highest SACKed segment that is un-SACKed.
-  Rule 4's rescue retransmission (a MAY) is not implemented.
-* Entering recovery (§5): DupAcks >= DupThresh, or IsLost(HighACK + 1)
-  (:func:`enter_recovery_core`).  RecoveryPoint is ``high_data`` when
-  recovery starts; recovery ends when the cumulative ACK covers it
-  (``una > recovery_point``).
+  lowest S > high_rxt below the highest SACKed segment that is un-SACKed
+  (:func:`next_seg_core`); rule 4 (a SHOULD), one rescue retransmission
+  per recovery of the highest un-SACKed segment once HighACK > RescueRxt
+  (:func:`rescue_seg_core`; :func:`next_seg` applies it when given
+  ``rescue_rxt``); rule 5, nothing.
+* Entering recovery (§5): an ACK is a duplicate ACK when it SACKs octets
+  not SACKed before, whether or not it also advances the cumulative ACK
+  (§2); a cumulative ACK resets DupAcks to 0 before that count.  Recovery
+  starts when DupAcks >= DupThresh or IsLost(HighACK + 1), steps (1)-(2)
+  (:func:`enter_recovery_core`).  Step (4): RecoveryPoint = HighData,
+  ``cwnd = ssthresh = FlightSize/2``, retransmit ``una`` and set HighRxt =
+  RescueRxt = ``una``.  Recovery ends, step (A), with a cumulative ACK
+  beyond RecoveryPoint, ``una > recovery_point``
+  (:func:`recovery_done_core`); after an RTO (§5.1) RecoveryPoint is reset
+  to HighData and no new recovery starts before the same test holds.
 
 The cores are numba-compilable functions of numbers and numpy arrays
 (:mod:`ctlcc.laws._core`), O(window) each; the public wrappers validate.
@@ -42,6 +54,7 @@ __all__ = [
     "RULE_LOST",
     "RULE_NEW_DATA",
     "RULE_UNSACKED",
+    "RULE_RESCUE",
     "SackParams",
     "new_scoreboard",
     "mark_sacked_core",
@@ -54,14 +67,15 @@ __all__ = [
     "pipe",
     "next_seg_core",
     "next_seg",
+    "rescue_seg_core",
     "enter_recovery_core",
     "recovery_done_core",
 ]
 
 #: DupThresh of RFC 6675 §2 (and RFC 5681). [segments]
 DUP_THRESH = 3
-#: Which NextSeg() rule chose the segment (0: nothing to send).
-RULE_NONE, RULE_LOST, RULE_NEW_DATA, RULE_UNSACKED = 0, 1, 2, 3
+#: Which NextSeg() rule chose the segment (0: nothing to send, rule 5).
+RULE_NONE, RULE_LOST, RULE_NEW_DATA, RULE_UNSACKED, RULE_RESCUE = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True)
@@ -401,7 +415,7 @@ def pipe(sacked, una, high_data, high_rxt=None, params=None):
 
 @law_core
 def next_seg_core(sacked, una, high_data, high_rxt, dup_thresh, can_send_new):
-    """RFC 6675 NextSeg(), rules 1-3.
+    """RFC 6675 NextSeg(), rules 1-3 (rule 4: :func:`rescue_seg_core`).
 
     Parameters
     ----------
@@ -459,8 +473,9 @@ def next_seg_core(sacked, una, high_data, high_rxt, dup_thresh, can_send_new):
     return -1, 0
 
 
-def next_seg(sacked, una, high_data, high_rxt=None, can_send_new=True, params=None):
-    """Validated :func:`next_seg_core`.
+def next_seg(sacked, una, high_data, high_rxt=None, can_send_new=True, params=None,
+             rescue_rxt=None):
+    """Validated :func:`next_seg_core`, then rule 4 if ``rescue_rxt`` is given.
 
     Parameters
     ----------
@@ -473,6 +488,12 @@ def next_seg(sacked, una, high_data, high_rxt=None, can_send_new=True, params=No
     can_send_new : bool, optional
         Whether rule 2 may send new data.
     params : SackParams, optional
+    rescue_rxt : int, optional
+        RescueRxt, -1 when undefined, else in [0, high_data] (set to ``una``
+        when recovery starts, §5 step 4.3).  When given and rules 1-3 fail,
+        rule 4 (:func:`rescue_seg_core`) is tried; the caller then sets
+        RescueRxt = RecoveryPoint and leaves HighRxt alone.  ``None``
+        (default): rules 1-3 only. [segments]
 
     Returns
     -------
@@ -488,14 +509,78 @@ def next_seg(sacked, una, high_data, high_rxt=None, can_send_new=True, params=No
     >>> sb = new_scoreboard(16); _ = mark_sacked(sb, 6, 9, una=4, high_data=10)
     >>> next_seg(sb, 4, 10)
     (4, 1)
+    >>> next_seg(sb, 4, 10, high_rxt=5, can_send_new=False, rescue_rxt=2)   # rule 4
+    (10, 4)
     """
     params = SackParams() if params is None else params
     una, high_data, high_rxt = _check_rxt(sacked, una, high_data, high_rxt)
     if not isinstance(can_send_new, (bool, np.bool_)):
         raise ParameterError(f"can_send_new must be True or False, got {can_send_new!r}")
+    if rescue_rxt is not None:
+        ok = (isinstance(rescue_rxt, (int, float, np.integer, np.floating))
+              and not isinstance(rescue_rxt, (bool, np.bool_))
+              and np.isfinite(rescue_rxt) and float(rescue_rxt).is_integer()
+              and -1 <= int(rescue_rxt) <= high_data)
+        if not ok:
+            raise ParameterError(
+                f"rescue_rxt must be -1 (undefined) or an integer in [0, high_data] = "
+                f"[0, {high_data}], got {rescue_rxt!r}")
     seq, rule = next_seg_core(sacked, una, high_data, high_rxt, params.dup_thresh,
                               bool(can_send_new))
+    if rule == RULE_NONE and rescue_rxt is not None:
+        seq = rescue_seg_core(sacked, una, high_data, int(rescue_rxt))
+        rule = RULE_RESCUE if seq >= 0 else RULE_NONE
     return int(seq), int(rule)
+
+
+@law_core
+def rescue_seg_core(sacked, una, high_data, rescue_rxt):
+    """RFC 6675 NextSeg() rule 4: the rescue retransmission.
+
+    Applies only when rules 1-3 failed (:func:`next_seg_core` returned
+    :data:`RULE_NONE`).  If HighACK (``una - 1``) is greater than RescueRxt,
+    or RescueRxt is undefined (``rescue_rxt < 0``), the segment holding the
+    highest outstanding un-SACKed sequence number is returned; the caller
+    then sets RescueRxt = RecoveryPoint and does *not* update HighRxt.  At
+    most one rescue per recovery follows, since RescueRxt = RecoveryPoint
+    until recovery ends.
+
+    Parameters
+    ----------
+    sacked : numpy.ndarray of bool
+        Scoreboard ring.
+    una, high_data : int
+        First unacknowledged and highest sent segment. [segments]
+    rescue_rxt : int
+        RescueRxt; negative when undefined. [segments]
+
+    Returns
+    -------
+    int
+        Segment to retransmit, or -1 (rule 5: nothing). [segments]
+
+    References
+    ----------
+    RFC 6675 §4, NextSeg (4); §5 step (4.3) sets RescueRxt on entry.
+
+    Examples
+    --------
+    Segments 3-10 out, 5-7 SACKed, 8-10 above the highest SACK.  RescueRxt
+    = 3 (set on entry): HighACK = 2 is not above it; after a cumulative ACK
+    to 8 (HighACK = 7) the rescue sends 10:
+
+    >>> import numpy as np
+    >>> sb = np.zeros(16, dtype=np.bool_); sb[5:8] = True
+    >>> rescue_seg_core(sb, 3, 10, 3), rescue_seg_core(sb, 8, 10, 3)
+    (-1, 10)
+    """
+    if rescue_rxt >= 0 and una - 1 <= rescue_rxt:
+        return -1
+    capacity = sacked.size
+    for s in range(high_data, una - 1, -1):
+        if not sacked[s % capacity]:
+            return s
+    return -1
 
 
 @law_core
@@ -505,8 +590,11 @@ def enter_recovery_core(dup_acks, sacked, una, high_data, dup_thresh):
     Parameters
     ----------
     dup_acks : int
-        Duplicate ACKs counted so far (ACKs that SACK new data and do not
-        advance the cumulative ACK). [ACKs]
+        DupAcks: duplicate ACKs counted since the last cumulative ACK,
+        this one included.  RFC 6675 §2 counts an ACK as duplicate when it
+        SACKs octets in (HighACK, HighData] not SACKed before, even if it
+        also advances the cumulative ACK (which first resets DupAcks to 0,
+        §5). [ACKs]
     sacked : numpy.ndarray of bool
         Scoreboard ring.
     una, high_data : int
@@ -521,7 +609,8 @@ def enter_recovery_core(dup_acks, sacked, una, high_data, dup_thresh):
 
     References
     ----------
-    RFC 6675 §5, steps (2)-(3) of the duplicate-ACK processing.
+    RFC 6675 §2 (duplicate ACK) and §5, steps (1)-(2) of the duplicate-ACK
+    processing (taken only when not already in loss recovery).
 
     Examples
     --------
@@ -541,8 +630,11 @@ def enter_recovery_core(dup_acks, sacked, una, high_data, dup_thresh):
 def recovery_done_core(una, recovery_point):
     """Recovery ends once the cumulative ACK covers RecoveryPoint (§5).
 
-    RecoveryPoint is ``high_data`` when recovery starts; RFC 6675 ends
-    recovery when HighACK >= RecoveryPoint, i.e. ``una > recovery_point``.
+    RecoveryPoint is ``high_data`` when recovery starts (§5 step 4.1);
+    step (A) ends recovery with a cumulative ACK for a sequence number
+    greater than RecoveryPoint (the ACK field, HighACK + 1), i.e. HighACK
+    >= RecoveryPoint, ``una > recovery_point``.  The same test gates a new
+    recovery after an RTO (§5.1).
 
     Parameters
     ----------
@@ -557,7 +649,7 @@ def recovery_done_core(una, recovery_point):
 
     References
     ----------
-    RFC 6675 §5 (steps (2) and (4)).
+    RFC 6675 §5 steps (4.1) and (A); §5.1.
 
     Examples
     --------

@@ -5,28 +5,36 @@ Receiver side (§5.4): the loss-event rate ``p = 1/I_mean`` from the
 weighted average of the last ``n = 8`` loss intervals, weights
 ``w = (1, 1, 1, 1, 0.8, 0.6, 0.4, 0.2)``; the open interval ``I_0`` counts
 only when it raises the average (``I_tot = max(I_tot0, I_tot1)``).  The
-first loss interval can be synthesised from a target rate (§6.3.1) by
-inverting the throughput equation, :func:`loss_interval_for_rate_core`.
-History discounting (§5.5) is not implemented.
+first loss interval is synthesised (§6.3.1) by inverting the throughput
+equation at the target rate ``X_target = max(X_recv so far)``, never below
+0.5 packets per RTT, :func:`loss_interval_for_rate_core`.  History
+discounting (§5.5, OPTIONAL) is not implemented.
 
 Sender side (§4.3, steps 2-4, for a sender that is not data-limited)::
 
     R = R_sample (first), else q R + (1 - q) R_sample          q = 0.9
-    recv_limit = 2 max(X_recv_set)
+    RTO = max(4 R, 2 s/X)                       X before the update below
+    first RTT measurement (§4.2):  X = W_init/R; tld = t_now
+    otherwise   recv_limit = 2 max(X_recv_set)
     if p > 0:   X = max(min(X_Bps(p, R), recv_limit), s/t_mbi)
     elif t_now - tld >= R:                                     slow start
                 X = max(min(2 X, recv_limit), W_init/R); tld = t_now
-    nofeedback timer = max(4 R, 2 s/X)
+    nofeedback timer = RTO
 
 with ``X_Bps`` the throughput equation of §3.1 (b = 1, t_RTO = 4 R),
 ``W_init = min(4 s, max(2 s, 4380 bytes))`` (RFC 3390, §4.2), ``X = 1``
-packet/s and ``tld = -1`` initially (§4.2), ``t_mbi = 64`` s.  When the
+packet/s and ``tld = -1`` initially (§4.2; ctlcc uses -1, not the also
+allowed 0, so that ``tld < 0`` marks "no RTT measurement yet"),
+``t_mbi = 64`` s.  X_recv_set starts as ``{inf}`` and its entries age out
+after two RTTs (§4.3, Update X_recv_set()); the caller keeps the set and
+passes its maximum.  When the
 nofeedback timer expires (§4.4) the rate is halved:
 ``max(X/2, s/t_mbi)`` while there is no feedback or ``p = 0``; otherwise
 through ``Update_Limits(X_recv)`` if ``X_Bps > 2 X_recv`` (the receive rate
 was already the limit), else ``Update_Limits(X_Bps/2)``.  The data-limited
-branches of §4.3 step 3 and §4.6's oscillation prevention are not
-implemented (the ctlcc senders are saturated).
+branches of §4.3 step 4 (halving X_recv_set, Maximize X_recv_set()) and
+§4.5's oscillation reduction (X_inst) are not implemented: a deliberate
+simplification, the ctlcc senders are saturated (never data-limited).
 
 Units: ``s`` in any size unit (1 for packets, bytes at the edges); rates are
 then in that unit per second.  The cores are plain arithmetic
@@ -440,15 +448,21 @@ def push_loss_interval_core(intervals, k, n, closed_length, open_length):
 def loss_interval_for_rate_core(x_target, s, R, b):
     """Loss interval whose equation rate is ``x_target`` (§6.3.1).
 
-    Solves ``tfrc_rate_core(s, R, p, 4 R, b) = x_target`` for ``p`` in
+    The target is first raised to the §6.3.1 minimum of 0.5 packets per
+    round trip, ``x_target = max(x_target, 0.5 s/R)`` ("The TFRC receiver
+    uses 0.5/R packets per second as the minimum value for X_target"); the
+    same floor is the target when the first data packet itself is lost
+    (null first interval: pass ``x_target = 0``).  Then
+    ``tfrc_rate_core(s, R, p, 4 R, b) = x_target`` is solved for ``p`` in
     ``(0, 1]`` by bisection on ``log p`` (the rate is strictly decreasing in
-    p) and returns ``1/p``; 1 if even ``p = 1`` gives a rate above the
-    target.
+    p) and ``1/p`` returned -- exact to rounding, inside the RFC's 5 %
+    tolerance; 1 if even ``p = 1`` gives a rate above the target.
 
     Parameters
     ----------
     x_target : float
-        Target rate (the receive rate before the first loss). [packets/s or B/s]
+        Target rate X_target: the largest X_recv reported before the first
+        loss (§6.3.1), or 0 for a null first interval. [packets/s or B/s]
     s : float
         Segment size. [packets or B]
     R : float
@@ -470,6 +484,9 @@ def loss_interval_for_rate_core(x_target, s, R, b):
     >>> round(loss_interval_for_rate_core(112.33, 1.0, 0.1, 1.0), 1)   # p = 0.01
     100.0
     """
+    x_floor = 0.5 * s / R
+    if x_target < x_floor:
+        x_target = x_floor
     if tfrc_rate_core(s, R, 1.0, 4.0 * R, b) >= x_target:
         return 1.0
     lo = -60.0            # log p; rate(e^-60) ~ 1e13/R: above any target
@@ -489,7 +506,8 @@ def loss_interval_for_rate(x_target, R, s=1.0, b=1.0):
     Parameters
     ----------
     x_target : float
-        Target rate, > 0. [packets/s, or B/s with s in bytes]
+        Target rate, >= 0 (raised to 0.5 s/R, §6.3.1; 0 for a null first
+        interval). [packets/s, or B/s with s in bytes]
     R : float
         Round-trip time, > 0. [s]
     s : float, optional
@@ -502,13 +520,19 @@ def loss_interval_for_rate(x_target, R, s=1.0, b=1.0):
     float
         1/p. [packets]
 
+    References
+    ----------
+    RFC 5348 §6.3.1.
+
     Examples
     --------
     >>> interval = loss_interval_for_rate(1000.0, 0.1)
     >>> round(tfrc_rate_core(1.0, 0.1, 1 / interval, 0.4, 1.0), 6)
     1000.0
+    >>> loss_interval_for_rate(0.0, 0.1) == loss_interval_for_rate(5.0, 0.1)  # 0.5/R floor
+    True
     """
-    x_target = check_positive("x_target", x_target)
+    x_target = check_nonnegative("x_target", x_target)
     R = check_positive("R", R)
     s = check_positive("s", s)
     b = check_positive("b", b)
@@ -551,7 +575,15 @@ def rtt_filter_core(R, R_sample, q, has_rtt):
 
 @law_core
 def feedback_update_core(X, p, X_recv_max, R, s, t_mbi, t_now, tld, w_init, b):
-    """Allowed sending rate after a feedback packet, §4.3 steps 3-4.
+    """Allowed sending rate after a feedback packet, §4.2 and §4.3 step 4.
+
+    With ``tld < 0`` (no RTT measurement before this feedback) §4.2
+    replaces step 4: ``X = W_init/R`` and ``tld = t_now`` whatever ``p``
+    and ``X_recv_set`` say.  Afterwards, step 4 for a sender that is not
+    data-limited: ``recv_limit = 2 X_recv_max``; if ``p > 0``,
+    ``X = max(min(X_Bps, recv_limit), s/t_mbi)``; else, once per RTT
+    (``t_now - tld >= R``), ``X = max(min(2 X, recv_limit), W_init/R)``
+    and ``tld = t_now``.
 
     Parameters
     ----------
@@ -560,8 +592,8 @@ def feedback_update_core(X, p, X_recv_max, R, s, t_mbi, t_now, tld, w_init, b):
     p : float
         Loss event rate reported, in [0, 1]. [1]
     X_recv_max : float
-        ``max(X_recv_set)`` after adding this report's X_recv (may be
-        ``inf`` before any report). [packets/s or B/s]
+        ``max(X_recv_set)`` after adding this report's X_recv: ``inf``
+        while the initial ``{inf}`` entry is younger than two RTTs. [packets/s or B/s]
     R : float
         Round-trip time after this report's sample. [s]
     s : float
@@ -571,7 +603,8 @@ def feedback_update_core(X, p, X_recv_max, R, s, t_mbi, t_now, tld, w_init, b):
     t_now : float
         Current time. [s]
     tld : float
-        Time last doubled in slow start (-1 initially). [s]
+        Time last doubled in slow start; -1 before the first RTT
+        measurement (§4.2). [s]
     w_init : float
         Initial window W_init (:func:`initial_window_core`). [packets or B]
     b : float
@@ -584,15 +617,20 @@ def feedback_update_core(X, p, X_recv_max, R, s, t_mbi, t_now, tld, w_init, b):
 
     References
     ----------
-    RFC 5348 §4.2 (initial values), §4.3 steps 3-4.
+    RFC 5348 §4.2 (initial values, first RTT measurement), §4.3 step 4.
 
     Examples
     --------
-    First feedback, no loss: ``max(min(2 X, inf), W_init/R)`` = 4/0.1:
+    First feedback (``tld = -1``), §4.2: ``X = W_init/R`` = 4/0.1, even if it
+    already reports a loss:
 
     >>> feedback_update_core(1.0, 0.0, float("inf"), 0.1, 1.0, 64.0, 0.1, -1.0, 4.0, 1.0)
     (40.0, 0.1)
+    >>> feedback_update_core(1.0, 0.05, float("inf"), 0.1, 1.0, 64.0, 0.1, -1.0, 4.0, 1.0)
+    (40.0, 0.1)
     """
+    if tld < 0.0:
+        return w_init / R, t_now
     recv_limit = 2.0 * X_recv_max
     if p > 0.0:
         x_bps = tfrc_rate_core(s, R, p, 4.0 * R, b)
@@ -618,7 +656,8 @@ def feedback_update(X, p, X_recv_max, R, t_now, tld, params=None, s=1.0):
     t_now : float
         Current time, >= 0. [s]
     tld : float
-        Time last doubled, -1 or in [0, t_now]. [s]
+        Time last doubled, in [0, t_now], or -1 before the first RTT
+        measurement (then §4.2: ``X = W_init/R``). [s]
     params : TfrcParams, optional
         Default: RFC 5348's values.
     s : float, optional
@@ -681,9 +720,21 @@ def nofeedback_core(X, p, X_recv_max, R, s, t_mbi, w_init, has_feedback, idle, b
 
     Notes
     -----
-    Without feedback the rate is halved whether or not the sender was idle
-    (RFC 5348 leaves ``recover_rate`` undefined there); ``recover_rate`` is
-    ``W_init/R``.
+    The branches follow §4.4's pseudocode in order, with
+    ``X_recv = max(X_recv_set)`` and ``recover_rate = initial_rate = W_init/R``:
+    no feedback -> ``max(X/2, s/t_mbi)``; idle since the timer was set and
+    (``p > 0`` and ``X_recv < recover_rate``, or ``p = 0`` and
+    ``X < 2 recover_rate``) -> unchanged; ``p = 0`` -> ``max(X/2, s/t_mbi)``;
+    ``X_Bps > 2 X_recv`` -> Update_Limits(X_recv); else
+    Update_Limits(X_Bps/2).  Update_Limits(L) floors L at ``s/t_mbi``,
+    replaces X_recv_set by ``{L/2}`` and recomputes step 4,
+    ``X = max(min(X_Bps, L), s/t_mbi)``.
+
+    Deliberate simplification: RFC 5348's first branch requires the sender
+    *not* to have been idle; an idle sender without an RTT sample falls
+    through to the second test, whose ``recover_rate = W_init/R`` needs the
+    R it does not have.  ctlcc halves the rate there as well (what the
+    ``p = 0`` branch would do).
 
     References
     ----------
@@ -765,6 +816,10 @@ def nofeedback(X, p, X_recv_max, R, params=None, has_feedback=True, idle=False, 
 def nofeedback_interval_core(R, s, X, has_feedback):
     """Nofeedback timer interval: 2 s before feedback, else ``max(4 R, 2 s/X)``.
 
+    After a feedback packet this is §4.3 step 3's RTO, computed *before*
+    step 4 updates X: pass the rate held when the feedback arrived.  After
+    a nofeedback expiry (§4.4 step 2) pass the new, halved X.
+
     Parameters
     ----------
     R : float
@@ -783,7 +838,7 @@ def nofeedback_interval_core(R, s, X, has_feedback):
 
     References
     ----------
-    RFC 5348 §4.2, §4.3 step 4 and §4.4.
+    RFC 5348 §4.2, §4.3 steps 3 and 6, §4.4 step 2.
 
     Examples
     --------

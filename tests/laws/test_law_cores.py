@@ -91,6 +91,7 @@ SAMPLES = {
     "is_lost_core": (_BOARD, 4, 20, 3),
     "pipe_core": (_BOARD, 2, 20, 4, 3),
     "next_seg_core": (_BOARD, 2, 20, 3, 3, False),
+    "rescue_seg_core": (_BOARD, 14, 20, 3),
     "recovery_done_core": (21, 20),
     "enter_recovery_core": (1, _BOARD, 3, 20, 3),
     "sttp.ack_step_core": (16.0, 16.0, 0.0, 0.078, 0.255, 0.9, 0.1, 0.05, 0),

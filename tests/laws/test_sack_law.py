@@ -1,4 +1,4 @@
-"""RFC 6675 scoreboard: IsLost, SetPipe, NextSeg rules 1-3, RecoveryPoint."""
+"""RFC 6675 scoreboard: IsLost, SetPipe, NextSeg rules 1-5, entering and ending recovery."""
 
 import numpy as np
 import pytest
@@ -58,6 +58,15 @@ def _ref_next_seg(board, una, high_data, high_rxt, can_send_new, dup_thresh=3):
     return -1, 0
 
 
+def _ref_rescue(board, una, high_data, rescue_rxt):
+    """NextSeg (4): if HighACK (= una - 1) > RescueRxt or RescueRxt undefined (< 0), the
+    segment holding the highest outstanding un-SACKed sequence number, else nothing."""
+    unsacked = [s for s in range(una, high_data + 1) if not board[s % board.size]]
+    if unsacked and (rescue_rxt < 0 or una - 1 > rescue_rxt):
+        return max(unsacked), 4
+    return -1, 0
+
+
 def _random_board(rng, capacity=64):
     una = int(rng.integers(0, 500))
     flight = int(rng.integers(1, capacity))
@@ -86,6 +95,12 @@ def test_cores_match_the_byte_level_reading_on_random_scoreboards(dup_thresh):
         for new in (True, False):
             assert sack.next_seg_core(board, una, high, rxt, dup_thresh, new) == \
                 _ref_next_seg(board, una, high, rxt, new, dup_thresh)
+        rescue = int(rng.integers(-1, high + 1))
+        expected = _ref_next_seg(board, una, high, rxt, False, dup_thresh)
+        if expected[1] == 0:
+            expected = _ref_rescue(board, una, high, rescue)
+        assert sack.next_seg(board, una, high, rxt, False, sack.SackParams(dup_thresh),
+                             rescue_rxt=rescue) == expected
 
 
 def test_recovery_episode_by_hand():
@@ -96,8 +111,11 @@ def test_recovery_episode_by_hand():
     minus 7 = 3 (8, 9, 10).  NextSeg = 3 (rule 1).  RecoveryPoint = 10.
     Retransmit 3 (HighRxt = 3): pipe = 3 + 1 = 4; NextSeg = 4 (rule 1).
     Retransmit 4: pipe 5; NextSeg = new data 11 (rule 2), or nothing without new data
-    (8-10 lie above the highest SACKed segment 7: rule 3 does not reach them).
-    Cumulative ACK to 8 (una = 8): recovery not over (una <= 10); to 11: over."""
+    (8-10 lie above the highest SACKed segment 7: rule 3 does not reach them; rule 4 needs
+    HighACK = 2 > RescueRxt = 3, the value §5 (4.3) set on entry: no).
+    Cumulative ACK to 8 (una = 8): recovery not over (una <= 10); HighACK 7 > RescueRxt 3
+    -> rule 4 rescues the highest un-SACKed segment 10, RescueRxt := RecoveryPoint = 10,
+    after which no second rescue (HighACK 7 <= 10).  ACK to 11: over."""
     b = sack.new_scoreboard(32)
     una, high = 3, 10
     sack.mark_sacked(b, 5, 7, una, high)
@@ -113,10 +131,81 @@ def test_recovery_episode_by_hand():
     assert sack.pipe(b, una, high, high_rxt=4) == 5
     assert sack.next_seg(b, una, high, high_rxt=4) == (11, sack.RULE_NEW_DATA)
     assert sack.next_seg(b, una, high, high_rxt=4, can_send_new=False) == (-1, sack.RULE_NONE)
+    assert sack.next_seg(b, una, high, 4, False, rescue_rxt=3) == (-1, sack.RULE_NONE)
     sack.advance_core(b, una, 8)
     assert not b.any()
     assert not sack.recovery_done_core(8, recovery_point)
+    assert sack.next_seg(b, 8, high, 7, False, rescue_rxt=3) == (10, sack.RULE_RESCUE)
+    assert sack.next_seg(b, 8, high, 7, False, rescue_rxt=recovery_point) == (-1, sack.RULE_NONE)
     assert sack.recovery_done_core(11, recovery_point)
+
+
+@pytest.mark.parametrize(
+    "sacked_segments, seq, expected, derivation",
+    [
+        # SMSS = 1 segment, DupThresh = 3.  RFC 6675 §4: lost if >= 3 discontiguous SACKed
+        # sequences above seq, or more than (3 - 1) * SMSS = 2 segments' worth SACKed above.
+        ([5, 6], 4, False, "2 SMSS SACKed above, one block: not lost"),
+        ([5, 6, 7], 4, True, "3 SMSS = DupThresh*SMSS SACKed above (> 2 SMSS): lost"),
+        ([5, 7, 9], 4, True, "3 discontiguous blocks (and 3 SMSS) above: lost"),
+        ([5, 7, 9], 6, False, "only 7 and 9 above 6: 2 SMSS, 2 blocks"),
+        ([3, 5, 6, 7], 4, True, "SACKed data below seq does not count; 5-7 above does"),
+        ([5, 6, 7], 7, False, "nothing SACKed above the highest SACKed segment"),
+    ],
+)
+def test_is_lost_dupthresh_smss_by_hand(sacked_segments, seq, expected, derivation):
+    """IsLost with DupThresh * SMSS octets.  RFC 3517 required at least DupThresh*SMSS
+    SACKed octets above; RFC 6675 §9 relaxed it to more than (DupThresh - 1)*SMSS.  With
+    whole segments the two coincide (k*SMSS > 2*SMSS iff k >= 3), which is what ctlcc's
+    segment scoreboard relies on."""
+    b = sack.new_scoreboard(16)
+    b[sacked_segments] = True
+    assert sack.is_lost(b, seq, una=2, high_data=12) is expected, derivation
+    assert sack.is_lost(b, seq, una=2, high_data=12, params=sack.SackParams(dup_thresh=2)) is \
+        (len([s for s in sacked_segments if s > seq]) >= 2)        # > (2 - 1) SMSS
+
+
+def test_setpipe_on_a_small_scoreboard_by_hand():
+    """Segments 10-17 out (HighACK = 9), SACKed 12, 14, 15; DupThresh 3.
+    IsLost: 10 (3 SACKed above), 11 (3 above) lost; 13 (14, 15: 2) and 16, 17 (0) not.
+    HighRxt = 9 (none):  pipe = (a) 13, 16, 17 -> 3.
+    HighRxt = 11 (10, 11 resent): (b) adds 10 and 11 -> 5.
+    HighRxt = 13 (13 resent before it was lost): 13 counts by (a) AND (b) -> 6, the RFC's
+    "octets retransmitted without being considered lost are counted twice"."""
+    b = sack.new_scoreboard(32)
+    b[[12, 14, 15]] = True
+    assert [sack.is_lost(b, s, 10, 17) for s in (10, 11, 13, 16, 17)] == \
+        [True, True, False, False, False]
+    assert sack.pipe(b, 10, 17) == 3
+    assert sack.pipe(b, 10, 17, high_rxt=11) == 5
+    assert sack.pipe(b, 10, 17, high_rxt=13) == 6
+
+
+def test_next_seg_rules_in_order_by_hand():
+    """One scoreboard walked through NextSeg's rules in the RFC's order.
+    Segments 20-29 out, SACKed 22, 24, 25, 26 (highest SACKed 26), DupThresh 3.
+    Lost (>= 3 SACKed above): 20, 21 (4 above), 23 (3 above); 27-29 lie above the highest
+    SACK (rule 1.b and 3 exclude them).
+      HighRxt 19: rule 1 -> 20.   HighRxt 20: rule 1 -> 21.   HighRxt 21: rule 1 -> 23.
+      HighRxt 23 with new data: rule 2 -> HighData + 1 = 30; without: no un-SACKed
+      segment in (23, 26) -> rule 3 fails too -> rule 4 if HighACK 19 > RescueRxt:
+      RescueRxt 20 (set on entry, §5 4.3) -> nothing (rule 5); RescueRxt undefined -> the
+      highest un-SACKed segment, 29.
+    Rule 3 alone: SACK only 28 and 29 above 27 -> nothing is lost, rule 3 returns the
+    lowest un-SACKed segment above HighRxt below 29."""
+    b = sack.new_scoreboard(32)
+    b[[22, 24, 25, 26]] = True
+    walk = [(19, True, (20, sack.RULE_LOST)), (20, True, (21, sack.RULE_LOST)),
+            (21, True, (23, sack.RULE_LOST)), (23, True, (30, sack.RULE_NEW_DATA)),
+            (23, False, (-1, sack.RULE_NONE))]
+    for high_rxt, new, expected in walk:
+        assert sack.next_seg(b, 20, 29, high_rxt=high_rxt, can_send_new=new) == expected
+    assert sack.next_seg(b, 20, 29, 23, False, rescue_rxt=20) == (-1, sack.RULE_NONE)
+    assert sack.next_seg(b, 20, 29, 23, False, rescue_rxt=-1) == (29, sack.RULE_RESCUE)
+    c = sack.new_scoreboard(32)
+    c[[28, 29]] = True
+    assert sack.next_seg(c, 20, 29, high_rxt=21, can_send_new=True) == (30, sack.RULE_NEW_DATA)
+    assert sack.next_seg(c, 20, 29, high_rxt=21, can_send_new=False) == (22, sack.RULE_UNSACKED)
 
 
 def test_entering_recovery_by_hand():
@@ -153,9 +242,12 @@ def test_numba_cores_agree_with_wrappers():
     pipe = numba.njit(sack.pipe_core)
     nxt = numba.njit(sack.next_seg_core)
     mark = numba.njit(sack.mark_sacked_core)
+    rescue = numba.njit(sack.rescue_seg_core)
     rng = np.random.default_rng(7)
     for _ in range(200):
         board, una, high, rxt = _random_board(rng)
+        for r in (-1, una - 2, una - 1, high):
+            assert rescue(board, una, high, r) == sack.rescue_seg_core(board, una, high, r)
         assert pipe(board, una, high, rxt, 3) == sack.pipe(board, una, high, rxt)
         for new in (True, False):
             assert nxt(board, una, high, rxt, 3, new) == sack.next_seg(board, una, high, rxt, new)
@@ -177,6 +269,9 @@ def test_numba_cores_agree_with_wrappers():
         (sack.next_seg, (sack.new_scoreboard(8), 0, 5), {"high_rxt": 6},
          r"high_rxt must be an integer in \[una - 1, high_data\] = \[-1, 5\], got 6"),
         (sack.next_seg, (sack.new_scoreboard(8), 0, 5), {"can_send_new": 1}, r"can_send_new must be True or False"),
+        (sack.next_seg, (sack.new_scoreboard(8), 0, 5), {"rescue_rxt": 6},
+         r"rescue_rxt must be -1 \(undefined\) or an integer in \[0, high_data\] = \[0, 5\], got 6"),
+        (sack.next_seg, (sack.new_scoreboard(8), 0, 5), {"rescue_rxt": True}, r"rescue_rxt must be"),
         (sack.SackParams, (), {"capacity": 0}, r"capacity must be an integer >= 1, got 0"),
     ],
 )

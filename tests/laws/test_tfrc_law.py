@@ -11,7 +11,9 @@ from ctlcc.laws import tfrc
 
 
 def test_weights_are_the_rfc_list():
-    """RFC 5348 §5.4 prints the n = 8 weights: 1, 1, 1, 1, 0.8, 0.6, 0.4, 0.2."""
+    """RFC 5348 §5.4 prints the n = 8 weights: 1, 1, 1, 1, 0.8, 0.6, 0.4, 0.2.
+    By the rule "w_i = 1 for i < n/2, else 2 (n - i)/(n + 2)": i = 4..7 give
+    2*4/10 = 0.8, 2*3/10 = 0.6, 2*2/10 = 0.4, 2*1/10 = 0.2."""
     np.testing.assert_allclose(tfrc.interval_weights(8), [1, 1, 1, 1, 0.8, 0.6, 0.4, 0.2],
                                rtol=0, atol=1e-15)
     # the formula for other n: w_i = 1 for i < n/2, 2 (n - i)/(n + 2) after
@@ -28,6 +30,11 @@ def test_weights_are_the_rfc_list():
         ([400] + [100] * 8, 150.0, "open interval longer: it raises I_mean"),
         # k = 2 < n: I_tot0 = 10 + 20, I_tot1 = 20 + 40, W_tot = 2 -> 30
         ([10, 20, 40], 30.0, "fewer than n closed intervals"),
+        # same history, long open interval: I_tot0 = 70 + 20 = 90 > I_tot1 = 60 -> 45
+        ([70, 20, 40], 45.0, "fewer than n, open interval counts"),
+        # n = 8 closed of 100 and a *closed-length* open interval I_0 = 100: I_tot0 = I_tot1
+        # = 600 -> 100 (the rule is continuous where the open interval equals the average)
+        ([100] + [100] * 8, 100.0, "open interval equal to the closed ones"),
         # k = 1: max(I_0, I_1)
         ([7, 5], 7.0, "one closed interval"),
         # no closed interval: no loss event yet -> 0 (p = 0)
@@ -91,15 +98,18 @@ def test_initial_window_rfc3390():
         [4.0, 3.0, 2.0]
 
 
+X_BPS_001 = 1 / (0.1 * math.sqrt(0.02 / 3) + 0.4 * 3 * math.sqrt(0.03 / 8) * 0.01 * 1.0032)
+
+
 def test_sender_feedback_sequence_by_hand():
     """s = 1 packet, W_init = 4, t_mbi = 64 s, R = 0.1 s, X = 1 packet/s, tld = -1 (§4.2).
-    t = 0.10, p = 0, X_recv set {inf}: X = max(min(2, inf), 4/0.1) = 40, tld = 0.10.
+    t = 0.10, first RTT measurement (§4.2): X = W_init/R = 4/0.1 = 40, tld = 0.10.
     t = 0.15, p = 0: 0.05 < R since tld -> unchanged.
     t = 0.20, p = 0, max X_recv = 35: X = max(min(80, 70), 40) = 70, tld = 0.20.
     t = 0.30, p = 0.01, max X_recv = 60: X_Bps = 1/(0.1 sqrt(0.02/3) + 0.4*3*sqrt(0.03/8)
       *0.01*1.0032) = 112.33 -> X = max(min(112.33, 120), 1/64) = 112.33.
     t = 0.40, p = 0.01, max X_recv = 50: X = min(112.33, 100) = 100."""
-    x_bps = 1 / (0.1 * math.sqrt(0.02 / 3) + 0.4 * 3 * math.sqrt(0.03 / 8) * 0.01 * 1.0032)
+    x_bps = X_BPS_001
     steps = [(0.10, 0.0, math.inf, 40.0, 0.10), (0.15, 0.0, 30.0, 40.0, 0.10),
              (0.20, 0.0, 35.0, 70.0, 0.20), (0.30, 0.01, 60.0, x_bps, 0.20),
              (0.40, 0.01, 50.0, 100.0, 0.20)]
@@ -110,8 +120,37 @@ def test_sender_feedback_sequence_by_hand():
     assert x_bps == pytest.approx(112.33, abs=5e-3)           # bounds.tfrc_rate doctest
 
 
+@pytest.mark.parametrize(
+    "X, p, xr, t_now, tld, expected, derivation",
+    [
+        # §4.2 replaces step 4 on the first RTT measurement: X = W_init/R = 4/0.1 = 40,
+        # tld = t_now, whatever p says (here a loss already reported, X_Bps would be 112.33)
+        (1.0, 0.01, math.inf, 0.1, -1.0, (40.0, 0.1), "§4.2 first feedback with p > 0"),
+        # §4.2, R large (R = 2.5 s): W_init/R = 1.6 < 2 X = 2; the RFC still sets 1.6
+        (1.0, 0.0, math.inf, 2.5, -1.0, (4.0 / 2.5, 2.5), "§4.2 first feedback, long RTT"),
+        # §4.3 slow start, X_recv set {inf} still young: X = max(min(2*40, inf), 40) = 80
+        (40.0, 0.0, math.inf, 0.5, 0.3, (80.0, 0.5), "doubling, no receive limit"),
+        # bounded by 2 X_recv: max(min(80, 2*30), 40) = 60
+        (40.0, 0.0, 30.0, 0.5, 0.3, (60.0, 0.5), "doubling bounded by 2 X_recv"),
+        # 2 X_recv below initial_rate: max(min(80, 2*5), 40) = 40 (initial_rate floor)
+        (40.0, 0.0, 5.0, 0.5, 0.3, (40.0, 0.5), "initial_rate floor in slow start"),
+        # t_now - tld = 0.05 < R = 0.1: no doubling, tld unchanged
+        (40.0, 0.0, 30.0, 0.35, 0.3, (40.0, 0.3), "at most one doubling per RTT"),
+        # p > 0: X = max(min(X_Bps, 2 X_recv), s/t_mbi); X_Bps = 112.33 < 2*60 -> 112.33
+        (40.0, 0.01, 60.0, 0.5, 0.3, (X_BPS_001, 0.3), "equation rate binds"),
+        # 2 X_recv = 100 < 112.33 -> 100; tld untouched in congestion avoidance
+        (200.0, 0.01, 50.0, 0.5, 0.3, (100.0, 0.3), "receive rate binds"),
+    ],
+)
+def test_feedback_update_branches_by_hand(X, p, xr, t_now, tld, expected, derivation):
+    """RFC 5348 §4.2 and §4.3 step 4, s = 1 packet, R = 0.1 s unless said, W_init = 4."""
+    R = 2.5 if t_now == 2.5 else 0.1
+    assert tfrc.feedback_update(X, p, xr, R, t_now, tld) == pytest.approx(expected, rel=1e-12), \
+        derivation
+
+
 def test_rate_floor_is_one_packet_per_t_mbi():
-    """p = 1, R = 10 s: X_Bps = 1/(10 (sqrt(2/3) + 4*3*sqrt(3/8)*33)) = 4.1e-3 < 1/64."""
+    """p = 1, R = 10 s: X_Bps = 1/(10 (sqrt(2/3) + 4*3*sqrt(3/8)*33)) = 4.1e-4 < 1/64."""
     X, _ = tfrc.feedback_update(1.0, 1.0, 1e-6, 10.0, 100.0, 50.0)
     assert X == 1 / 64
 
@@ -130,14 +169,25 @@ def test_rate_floor_is_one_packet_per_t_mbi():
         ((100.0, 0.01, 50.0, 0.1, True, False), (50.0, 25.0), "X_recv limited"),
         # p = 0.01, X_recv 80: X_Bps < 160 -> Update_Limits(112.33/2): X = 56.17, set {28.08}
         ((112.33, 0.01, 80.0, 0.1, True, False), (None, None), "X_Bps limited"),
+        # idle and p = 0 but X = 100 >= 2 recover_rate = 80: halve to 50
+        ((100.0, 0.0, 30.0, 0.1, True, True), (50.0, -1.0), "idle, fast: halve"),
+        # idle, p > 0 and X_recv = 30 < recover_rate = 40: do nothing
+        ((100.0, 0.01, 30.0, 0.1, True, True), (100.0, -1.0), "idle, X_recv < recover_rate"),
+        # idle, p > 0, X_recv = 50 >= 40: as if not idle -> Update_Limits(50): X = 50, set {25}
+        ((100.0, 0.01, 50.0, 0.1, True, True), (50.0, 25.0), "idle, X_recv >= recover_rate"),
+        # Update_Limits floor: p = 1, R = 10 s -> X_Bps = 4.1e-4 (see the floor test below);
+        # X_recv = 1e-4, X_Bps > 2 X_recv -> timer_limit = 1e-4 < 1/64 -> 1/64, set {1/128},
+        # X = max(min(4.1e-4, 1/64), 1/64) = 1/64
+        ((0.01, 1.0, 1e-4, 10.0, True, False), (1 / 64, 1 / 128), "Update_Limits floor"),
+        # X_recv set still {inf}, p > 0: X_Bps > inf is false -> Update_Limits(X_Bps/2)
+        ((112.33, 0.01, math.inf, 0.1, True, False), (None, None), "X_recv_set {inf}"),
     ],
 )
 def test_nofeedback_branches_by_hand(args, expected, derivation):
     X, p, xr, R, fb, idle = args
     out = tfrc.nofeedback(X, p, xr, R, has_feedback=fb, idle=idle)
-    if expected[0] is None:
-        x_bps = tfrc.tfrc_rate_core(1.0, 0.1, 0.01, 0.4, 1.0)
-        expected = (x_bps / 2, x_bps / 4)
+    if expected[0] is None:                  # Update_Limits(X_Bps/2), X_Bps typed out by hand
+        expected = (X_BPS_001 / 2, X_BPS_001 / 4)
     assert out == pytest.approx(expected, rel=1e-12), derivation
 
 
@@ -148,18 +198,36 @@ def test_nofeedback_interval():
     assert tfrc.nofeedback_interval_core(0.1, 1.0, 2.0, False) == 2.0
 
 
-@pytest.mark.parametrize("x_target", [0.5, 3.0, 112.33, 1000.0, 1e5])
+@pytest.mark.parametrize("x_target", [5.0, 7.5, 112.33, 1000.0, 1e5])
 def test_first_interval_inverts_the_equation(x_target):
-    """§6.3.1: the synthetic interval 1/p reproduces the target through §3.1."""
+    """§6.3.1: the synthetic interval 1/p reproduces the target through §3.1 (targets at or
+    above the 0.5/R = 5 packets/s floor for R = 0.1 s).  The RFC asks for 5 %; bisection
+    to rounding gives 1e-12 (the rate is evaluated independently of the search here)."""
     interval = tfrc.loss_interval_for_rate(x_target, 0.1)
     assert tfrc.tfrc_rate_core(1.0, 0.1, 1 / interval, 0.4, 1.0) == pytest.approx(x_target,
                                                                                   rel=1e-12)
 
 
+@pytest.mark.parametrize("x_target", [0.0, 0.01, 3.0, 4.999])
+def test_first_interval_target_floor_is_half_a_packet_per_rtt(x_target):
+    """§6.3.1: "The TFRC receiver uses 0.5/R packets per second as the minimum value for
+    X_target" -- also the target for a null first interval (first packet lost, x_target
+    = 0).  R = 0.1 s: every target below 5 packets/s gives the interval of exactly 5, whose
+    equation rate is 5; for bytes (s = 1000 B) the floor is 0.5*1000/0.1 = 5000 B/s, the
+    same interval."""
+    interval = tfrc.loss_interval_for_rate(x_target, 0.1)
+    assert interval == tfrc.loss_interval_for_rate(5.0, 0.1)
+    assert tfrc.tfrc_rate_core(1.0, 0.1, 1 / interval, 0.4, 1.0) == pytest.approx(5.0, rel=1e-12)
+    assert tfrc.loss_interval_for_rate(x_target, 0.1, s=1000.0) == pytest.approx(interval,
+                                                                                  rel=1e-12)
+
+
 def test_first_interval_below_the_p_1_rate_is_one_packet():
-    """rate(p = 1, R = 0.1) = 1/(0.1 (0.8165 + 4*3*0.6124*33)) = 0.041: a smaller target
-    cannot be reached with p <= 1 -> interval 1."""
-    assert tfrc.loss_interval_for_rate(0.01, 0.1) == 1.0
+    """With b = 1e-6 the p = 1 rate is 1/(0.1 (sqrt(2e-6/3) + 4*3*sqrt(3e-6/8)*33))
+    = 1/(0.1 (8.2e-4 + 0.2425)) = 41.1 packets/s: the target 10 (above the 5 floor) cannot
+    be reached with p <= 1 -> interval 1."""
+    assert tfrc.tfrc_rate_core(1.0, 0.1, 1.0, 0.4, 1e-6) == pytest.approx(41.1, rel=1e-3)
+    assert tfrc.loss_interval_for_rate(10.0, 0.1, b=1e-6) == 1.0
 
 
 def test_rtt_filter():
@@ -232,7 +300,7 @@ def test_bad_params(kwargs, match):
          r"tld must be -1 or in \[0, t_now = 1.0\], got 2.0"),
         (tfrc.feedback_update, (1.0, 0.0, 1.0, 0.0, 1.0, -1.0), r"R must be in \(0, inf\), got 0.0"),
         (tfrc.nofeedback, (1.0, 0.0, 1.0, 0.1, None, "yes"), r"has_feedback must be True or False"),
-        (tfrc.loss_interval_for_rate, (0.0, 0.1), r"x_target must be in \(0, inf\), got 0.0"),
+        (tfrc.loss_interval_for_rate, (-1.0, 0.1), r"x_target must be in \[0, inf\), got -1.0"),
     ],
 )
 def test_bad_input(func, args, match):
