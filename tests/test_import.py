@@ -29,7 +29,10 @@ def test_import_ctlcc_loads_no_heavy_library():
 
 
 def test_bounds_do_not_need_the_fuzzy_or_symbolic_stack():
-    assert _loaded_after("import ctlcc.bounds") == set()
+    # The bounds evaluate the laws' arithmetic cores, which register themselves
+    # with numba (ctlcc.laws._core.law_core), so numba (and the scipy it loads)
+    # may come in; the fuzzy, symbolic, control and plotting stacks may not.
+    assert _loaded_after("import ctlcc.bounds") - {"numba", "scipy"} == set()
 
 
 @pytest.mark.parametrize("name", ctlcc.__all__)
