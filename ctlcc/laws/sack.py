@@ -120,7 +120,7 @@ def new_scoreboard(capacity=4096):
 
 @law_core
 def mark_sacked_core(sacked, start, end):
-    """Mark segments ``start .. end - 1`` SACKed; return how many were new.
+    """Mark segments ``start`` to ``end - 1`` SACKed; return how many were new.
 
     Parameters
     ----------
@@ -190,7 +190,7 @@ def mark_sacked(sacked, start, end, una, high_data):
 
 @law_core
 def advance_core(sacked, una, new_una):
-    """Clear the flags of segments ``una .. new_una - 1`` (cumulatively ACKed).
+    """Clear the flags of segments ``una`` to ``new_una - 1`` (cumulatively ACKed).
 
     Parameters
     ----------
