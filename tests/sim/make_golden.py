@@ -74,7 +74,11 @@ def build(name, proto, loss):
     kw = {} if loss is None else {"loss": loss}
     if proto in OPEN:
         sc = S.preset(name, **kw)
-        return sc.with_flows(protocol=proto, rate=60.0)
+        try:
+            from ctlcc.sim.senders import SENDERS
+        except ImportError:  # the engine before sender specs
+            return sc.with_flows(protocol=proto, rate=60.0)
+        return sc.with_flows(sender=SENDERS[proto](rate=60.0))
     if proto == "stpd":
         spec = stpd_spec_old()
         if isinstance(spec, str):
