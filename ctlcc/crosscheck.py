@@ -398,7 +398,7 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=CALI
         initial = scenarios.TcpOptions(initial_window=m + int(excess),
                                        max_window=max(probe.tcp.max_window, m + int(excess)))
         scenario = scenarios.preset(name, protocol="stpd", buffer=100,
-                                    tcp=initial).with_flows(stpd_gains=(kp, kd))
+                                    tcp=initial).with_flows(sender=_stpd_fixed(kp, kd))
         result = run(scenario, duration, trace=True, sample_interval=0.01)
         measured.append(_fit_decay(result.traces, curves))
         loop = stpd_loop(kp, kd, m, model=model)
@@ -479,7 +479,7 @@ def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=CAL
         for seed in seeds:
             scenario = scenarios.single_bottleneck(
                 bottleneck_delay=delay, buffer=30, loss=p, protocol="stpd",
-                header_bytes=0, name="stpd_m_slots").with_flows(stpd_gains=(kp, kd))
+                header_bytes=0, name="stpd_m_slots").with_flows(sender=_stpd_fixed(kp, kd))
             result = run(scenario, duration, seed=seed, trace=True, sample_interval=0.01)
             row.append(_busy_fraction(result, scenario, 10.0))
             row_timeouts.append(result.flows[0].timeouts)
@@ -905,3 +905,12 @@ def _with_bottleneck_rate(scenario, rate):
     link = _bottleneck_link(scenario)
     links = tuple(replace(l, rate=rate) if l is link else l for l in scenario.links)
     return replace(scenario, links=links)
+
+
+def _stpd_fixed(kp, kd):
+    """ST-PD with fixed gains and the per-round-trip readings the loop models assume."""
+    from dataclasses import replace
+
+    from .sim.senders import Stpd
+
+    return replace(Stpd.legacy(), gains=(float(kp), float(kd)))
