@@ -310,6 +310,17 @@ def report_items(results=None):
         "Sending rates on Fig. 1-bottom in 0.5 s bins, all flows together (left) and a,b at 0 s, "
         "c,d at 5 s, e at 10 s (right).",
         plot_multi_congestion(res["multi_together"], res["multi_staggered"]))
+    iv = res["intervals"]
+    yield ReportTable(
+        "primo_sec4c_sampling_interval",
+        f"{cite('primo', '§IV-C')} does not print the interval over which the rates of the "
+        f"stability criteria are measured. Sending / reception stability [%] on Fig. 1-top with "
+        f"the shared link delay {1e3 * iv.value:g} ms, for several intervals.",
+        ("protocol",) + tuple(f"sending, {t:g} s [%]" for t in iv.intervals)
+        + tuple(f"reception, {t:g} s [%]" for t in iv.intervals),
+        tuple((p,) + tuple(round(float(v), 1) for v in iv.sending[i])
+              + tuple(round(float(v), 1) for v in iv.reception[i])
+              for i, p in enumerate(iv.protocols)))
     yield claims_table(exp.claims(res))
 
 
