@@ -28,6 +28,53 @@ Common choices (the paper does not print them):
   deterministic: the seed changes nothing);
 * runs of :data:`DURATION` (quick) or :data:`DURATION_FULL` (full grids).
 
+Findings on the many-sources puzzle (§III-B, §III-D, §V-E)
+------------------------------------------------------------
+The engine models §III literally: a 4-packet burst whose loss (or the
+loss of the first ACK) restarts the start-up after the initial time-out
+(1 s, ``TcpOptions.initial_rto``), then TO = 2 RTT_ref re-armed at every
+ACK, and "the rate is halved and the TO period is doubled if no
+acknowledgment is received during a period of TO seconds".  Three
+mechanisms, each measured here, make Primo sensitive to the number of
+sources on Fig. 1-top (C = 237.2 packets/s, RTT_0 = 30.2 ms):
+
+1. *start-up lockstep* (our model): N flows started at the same instant
+   burst 4N packets into a 30-packet queue; the flows that lose one
+   restart after the same 1-s timer and collide again, forever, in a
+   deterministic simulator.  N = 15 or 20 together: 13 % utilisation, no
+   flow leaves start-up (:func:`startup_diagnosis`); two flows and a
+   5-packet queue: 2.5 %.  Starts 10-50 ms apart fill the link.
+2. *time-outs without loss* (the literal reading of §III-D): with the
+   timer re-armed at each ACK, a flow whose packet gap 1/rate exceeds
+   TO = 2 RTT_ref times out before its next ACK can arrive, loses
+   nothing, halves its rate, doubles TO - and the gap/TO ratio is
+   unchanged, so it backs off until silent (:func:`primo_collapse`: 10
+   flows together, 5 fall silent after 17-20 pure halvings, flow 0
+   without a single loss).  For N > 2 C RTT_0 = 14.3 even the fair share
+   is below the threshold 1/(2 RTT_ref).
+3. *per-packet reception rate* (the protocol as printed, §III-A): an
+   incumbent whose packets leave the queue back to back reads the link
+   rate, so F_str x rcv_rate stays above its share; late-comers starve
+   (staggered starts: 3-8 of 5-10 flows starved), as beside Reno
+   (:func:`interleaved_share`).
+
+What the evidence supports for ``ctlcc.laws.primo`` and the Primo sender
+(keep the literal forms as options; §III-D's "as in TCP" is the textual
+basis): (a) run the time-out only while a packet is outstanding and
+measure it from the send time of the oldest unacknowledged packet
+(RFC 6298 §5), i.e. a time-out means "a packet sent TO ago is still
+unacknowledged", never "the source was slow"; equivalently TO >=
+RTT_ref + 1/rate; after a time-out, re-pace the pending packet at the
+halved rate; (b) restart a failed start-up after a randomised delay
+(e.g. uniform in [0.5, 1.5] x the initial TO, from the run's
+Generator), or after the first RTT once one ACK has returned, so that
+simultaneous flows do not restart in lockstep.  (a) alone, as an upper
+bound (no back-off at all), keeps all ten jittered flows alive
+(:func:`startup_diagnosis`, variant "jittered_no_backoff"); (3) then
+still starves 3-9 of 15-20 flows, which only a change of the reception
+rate estimate (an average over an RTT rather than one inter-arrival)
+would address - a change to the protocol, not to our reading of it.
+
 References
 ----------
 Chatté, Ducourthial & Niculescu (2006), §I-B, §IV-§VII, Figs. 1-7.

@@ -38,7 +38,11 @@ Choices the paper leaves open (each is an argument):
   bursts) gives 0 %, not a negative percentage: the clipping is explicit
   and the raw coefficients are kept in :class:`PrimoCriteria`;
 * a flow that sends (or receives) nothing in its window has 0 % sending
-  (reception) stability: no rate is not a stable rate.
+  (reception) stability: no rate is not a stable rate;
+* occupancy counts in-order deliveries, so a window TCP whose
+  retransmission fills a hole just after the window opens can read up to
+  about 1 % above 100 (packets carried before the window, delivered in
+  it); nothing is clipped.
 
 References
 ----------
