@@ -209,6 +209,9 @@ def plot_mixed(result, ax=None):
     ax.axhline(0.0, color="k", ls="--", lw=1.0,
                label="paper §I-B: the corrective flow takes all the bandwidth")
     ax.axhline(0.5, color="0.5", ls=":", lw=1.0, label="even split")
+    fixed = exp.interleaved_share(exp.primo_law.PrimoParams().F_str)
+    ax.axhline(fixed, color="C3", ls="-.", lw=1.0,
+               label=f"per-packet rcv_rate fixed point 1 - s = -F_str ln s: {fixed:.2f}")
     ax.set_xlabel("shared queue [packets]")
     ax.set_ylabel("Primo fraction [1]")
     ax.set_ylim(-0.05, 1.05)

@@ -108,3 +108,8 @@ def test_figures(mixed, multi, multi_staggered):
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
         call()
+
+
+def test_report_section_is_registered():
+    from ctlcc.report import SECTIONS
+    assert ("primo_sim", "ctlcc.plots.primo_experiments") in [s[:2] for s in SECTIONS]
