@@ -569,7 +569,7 @@ def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATI
     for i, protocol in enumerate(protocols):
         for k, value in enumerate(values):
             sc = fig1_top(protocol, parameter, value)
-            result = run(sc, duration, seed=seed, sample_interval=interval)
+            result = run(sc, duration, seed=seed, progress=False, sample_interval=interval)
             out[i, k] = _five(result, warmup, interval)
             buffer = sc.links[[(lk.a, lk.b) for lk in sc.links].index(sc.bottlenecks[0])].buffer
             queue[i, k] = result.queues[0].mean / buffer
@@ -615,7 +615,8 @@ def many_sources(counts=(2, 5, 10), protocols=PROTOCOLS, schedules=("together", 
             for c, n in enumerate(counts):
                 starts = [stagger * j if schedule == "staggered" else 0.0 for j in range(n)]
                 sc = fig1_top(protocol, n=n, start=starts)
-                result = run(sc, max(starts) + duration, seed=seed, sample_interval=interval)
+                result = run(sc, max(starts) + duration, seed=seed, progress=False,
+                             sample_interval=interval)
                 crit = _criteria.primo_criteria(result, warmup, 0, interval)
                 out[i, s, c] = [crit[k] for k in _criteria.CRITERIA]
                 starved[i, s, c] = int(np.sum(crit.shares < 0.1 / n))
@@ -656,7 +657,8 @@ def primo_collapse(n=10, stagger=0.0, duration=20.0, sample_interval=0.01, seed=
     n = check_positive_int("n", n)
     starts = [stagger * j for j in range(n)]
     sc = fig1_top("primo", n=n, start=starts)
-    result = run(sc, duration, seed=seed, trace=True, sample_interval=sample_interval)
+    result = run(sc, duration, seed=seed, progress=False, trace=True,
+                 sample_interval=sample_interval)
     tr = result.traces
     rate = tr.rate
     rtt_ref = np.array([tr.rtt[tr.rtt[:, 1] == j, 2].min() if np.any(tr.rtt[:, 1] == j)
@@ -725,13 +727,13 @@ def startup_diagnosis(counts=(10, 15, 20), jitter=0.05, duration=20.0, seed=0):
                     return rate, timeout
 
                 with mock.patch.object(primo_law, "timeout_backoff", identity):
-                    result = run(sc, duration, seed=seed, sample_interval=INTERVAL)
+                    result = run(sc, duration, seed=seed, progress=False, sample_interval=INTERVAL)
                 if not calls:
                     raise RuntimeError("the engine no longer evaluates "
                                        "ctlcc.laws.primo.timeout_backoff in Python: give the "
                                        "no-back-off reading through the Primo sender's spec")
             else:
-                result = run(sc, duration, seed=seed, sample_interval=INTERVAL)
+                result = run(sc, duration, seed=seed, progress=False, sample_interval=INTERVAL)
             got = np.array([f.delivered_unique for f in result.flows])
             util[c, v] = result.queues[0].utilisation
             starved[c, v] = int(np.sum(got < 0.1 * got.mean()))
@@ -775,7 +777,7 @@ def interval_sensitivity(parameter="delay", value=0.05, protocols=PROTOCOLS,
     sending = np.zeros((len(protocols), len(intervals)))
     reception = np.zeros_like(sending)
     for i, protocol in enumerate(protocols):
-        result = run(fig1_top(protocol, parameter, value), duration, seed=seed,
+        result = run(fig1_top(protocol, parameter, value), duration, seed=seed, progress=False,
                      sample_interval=base)
         for k, interval in enumerate(intervals):
             crit = _criteria.primo_criteria(result, warmup, 0, interval)
@@ -819,7 +821,7 @@ def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", 
             starts = {"together": (0.0, 0.0), "primo_first": (0.0, WARMUP),
                       "reno_first": (WARMUP, 0.0)}[order]
             sc = fig1_top(("primo", "reno"), "queue", buffer, start=list(starts))
-            result = run(sc, max(starts) + duration, seed=seed, trace=True,
+            result = run(sc, max(starts) + duration, seed=seed, progress=False, trace=True,
                          sample_interval=interval)
             tr = result.traces
             base = _base_rtt(sc, sc.flows[0].path)
@@ -872,7 +874,7 @@ def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, dura
         sc = scenarios.preset("primo_fig1_bottom", protocol=protocol)
         sc = replace(sc, flows=tuple(replace(f, start=float(s))
                                      for f, s in zip(sc.flows, starts)))
-        result = run(sc, duration, seed=seed, sample_interval=interval)
+        result = run(sc, duration, seed=seed, progress=False, sample_interval=interval)
         s = result.samples
         idx = np.arange(0, s.time.size, stride)
         rates.append(np.diff(s.sent[idx], axis=0) / np.diff(s.time[idx])[:, None])
