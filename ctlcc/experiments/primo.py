@@ -1100,6 +1100,28 @@ def claims(results=None, quick=True):
             f"s = {interleaved_share(params.F_str):.3f} (F_str = {params.F_str:g}), and "
             f"Primo ignores the losses that make Reno halve",
             published_value="the corrective protocol obtains all the bandwidth"))
+    for key in ("multi_together", "multi_staggered"):
+        mc = res.get(key)
+        if mc is None:
+            continue
+        for proto in mc.protocols:
+            cid = f"sec6_{proto}_{'unstable' if proto == 'reno' else 'stable'}"
+            if cid not in rows:
+                continue
+            v = float(mc.criteria[mc.protocols.index(proto), 0])
+            # "stabilised" read as a sending-rate stability of at least 80 % (0.1-s samples),
+            # "never stabilised" as below 50 %
+            ok = v < 50.0 if proto == "reno" else v >= 80.0
+            out.append(replace(_claim(
+                rows[cid], v, ok, ev + "multi_congestion",
+                f"mean sending stability of flows a-e {v:.1f} % ({mc.schedule} starts"
+                + ("; each flow's window includes the rate changes as later flows join"
+                   if mc.schedule == "staggered" else "") + "); per flow shares of a link "
+                f"{np.round(mc.link_share[mc.protocols.index(proto)], 2).tolist()}",
+                published_value="stable" if proto != "reno" else "never stable"),
+                id=f"primo-vi-{cid}-{mc.schedule}",
+                claim=f"{proto}: {rows[cid]['quantity']} ({mc.schedule} starts; "
+                      f"'stable' read as >= 80 %, 'never' as < 50 %)"))
     if "multi_together" in res:
         mc = res["multi_together"]
         if "primo" in mc.protocols:
