@@ -1075,7 +1075,8 @@ def claims(results=None, quick=True):
             out.append(_claim(
                 rows["sec5e_primo_unaffected"], worst, worst >= 75.0, ev + "many_sources",
                 f"Primo fairness {np.round(fair, 1).tolist()} % for "
-                f"{ms.counts.tolist()} sources ({'/'.join(ms.schedules)}); starved flows "
+                f"{ms.counts.tolist()} sources ({'/'.join(ms.schedules)}), occupancy "
+                f"{np.round(ms.criteria[p, :, :, 3], 1).tolist()} %; starved flows "
                 f"{ms.starved[p].tolist()}. Three causes (startup_diagnosis, primo_collapse): "
                 f"simultaneous 4-packet bursts overflow the queue and the failed flows restart "
                 f"in lockstep on the same 1-s timer; a flow whose packet gap exceeds TO = "
