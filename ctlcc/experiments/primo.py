@@ -145,9 +145,9 @@ PAPER_GRIDS = {
 }
 #: Reduced grids of the report (each keeps the sweep's two ends or its telling points).
 QUICK_GRIDS = {
-    "bandwidth": (1e6, 4e6),
+    "bandwidth": (1e6, 4e6, 16e6),
     "queue": (5, 30),
-    "delay": (5e-3, 50e-3),
+    "delay": (5e-3, 50e-3, 200e-3),
     "access_delay": (1e-3, 40e-3),
 }
 _FIGURE = {"bandwidth": "Fig. 2", "queue": "Fig. 3", "delay": "Fig. 4", "access_delay": "Fig. 5"}
@@ -1173,12 +1173,13 @@ def _timeout_flows():
 
 
 def _claim(row, value, ok, evidence, reason, published_value=None):
+    """A Claim from a published row; the reason (what was measured) is kept either way."""
     pub = published_value if published_value is not None else (
         row["value"] if row["value"] is not None else f"[{row['low']:g}, {row['high']:g}]")
     return Claim(id=f"primo-{row['location'].lstrip('§').lower()}-{row['claim_id']}",
                  paper="primo", location=row["location"],
                  claim=f"{row['protocol']}: {row['quantity']}", published=pub, value=value,
-                 verdict="reproduced" if ok else "differs", reason="" if ok else reason,
+                 verdict="reproduced" if ok else "differs", reason=reason,
                  evidence=evidence, unit=row["unit"], seeds=(0,))
 
 
