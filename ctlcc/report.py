@@ -27,6 +27,7 @@ SECTIONS = (
     ("ns3", "ctlcc.plots.ns3", "Packet engine vs ns-3: goodput, traces, loss curve (issue 6)"),
     ("crosscheck", "ctlcc.plots.crosscheck", "Cross-checks: analytic predictions vs the packet simulator"),
     ("thesis_sim", "ctlcc.plots.thesis_experiments", "ST-PD thesis simulation experiments re-run (Xu 2002, §3.5, §4.4, §6)"),
+    ("primo_sim", "ctlcc.plots.primo_experiments", "Primo's simulation study re-run: five criteria, many sources, Reno, multi-congestion (Chatté et al. 2006, §I, §V, §VI)"),
 )
 
 

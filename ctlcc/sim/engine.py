@@ -38,6 +38,7 @@ from ._core import cache as _cache
 from ._core import dispatch
 from ._core import layout as K
 from ._core import net
+from . import criteria as _criteria
 from .scenarios import Bernoulli, GilbertElliott, PacketList, Scenario
 
 __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index",
@@ -307,68 +308,9 @@ def jain_index(values):
     return float(np.sum(x) ** 2 / (x.size * total)) if total > 0 else 1.0
 
 
-def primo_criteria(result, warmup=0.0, bottleneck=0):
-    """Primo's five efficiency criteria, in percent (higher is better).
-
-    Computed from the run's periodic samples:
-
-    * sending / reception rate stability: 100 (1 - std/mean) of each flow's
-      sending / in-order delivery rate per sampling interval, averaged over
-      flows (the paper normalises the standard deviation by the mean);
-    * goodput: 100 (1 - loss rate) over all flows (the paper's "multiplied
-      by 1000" is read as a typo for 100: the criteria are percentages);
-    * occupancy: 100 x the reported link's transmitting fraction;
-    * fairness: 100 x n x the smallest flow share of the total goodput
-      (100 when the lowest share equals the fair share 1/n; the paper
-      compares the lower share to 50 % for two flows).
-
-    Parameters
-    ----------
-    result : SimResult
-    warmup : float
-        Samples before this time are ignored by the stability criteria. [s]
-    bottleneck : int
-        Index in ``result.queues`` of the link whose occupancy is reported.
-
-    Returns
-    -------
-    dict
-        Keys "sending_stability", "reception_stability", "goodput",
-        "occupancy", "fairness". [%]
-
-    References
-    ----------
-    Chatté, Ducourthial, Niculescu (001_adc93c9d0a027d91), §IV-C.
-    """
-    check_nonnegative("warmup", warmup)
-    s = result.samples
-    keep = s.time >= warmup
-    t = s.time[keep]
-    if t.size < 3:
-        raise ParameterError(f"warmup={warmup} leaves fewer than 3 samples")
-    dt = np.diff(t)[:, None]
-    send = np.diff(s.sent[keep], axis=0) / dt
-    recv = np.diff(s.delivered[keep], axis=0) / dt
-
-    def stability(rates):
-        out = []
-        for col in rates.T:
-            mean = col.mean()
-            if mean > 0:
-                out.append(100.0 * max(0.0, 1.0 - col.std() / mean))
-        return float(np.mean(out)) if out else 0.0
-
-    sent = sum(f.sent for f in result.flows)
-    dropped = sum(f.dropped for f in result.flows)
-    goodputs = result.goodputs_bps
-    share = goodputs / goodputs.sum() if goodputs.sum() > 0 else np.zeros_like(goodputs)
-    return {
-        "sending_stability": stability(send),
-        "reception_stability": stability(recv),
-        "goodput": 100.0 * (1.0 - dropped / sent) if sent else 0.0,
-        "occupancy": 100.0 * result.queues[bottleneck].utilisation,
-        "fairness": float(100.0 * len(goodputs) * share.min()),
-    }
+def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
+    """Primo's five efficiency criteria (§IV-C): see :func:`.criteria.primo_criteria`."""
+    return _criteria.primo_criteria(result, warmup, bottleneck, interval)
 
 
 class _Simulation:
