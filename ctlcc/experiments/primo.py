@@ -83,7 +83,6 @@ Chatté, Ducourthial & Niculescu (2006), §I-B, §IV-§VII, Figs. 1-7.
 import csv
 from dataclasses import dataclass, replace
 from pathlib import Path
-from unittest import mock
 
 import numpy as np
 
@@ -93,6 +92,7 @@ from ..errors import ParameterError
 from ..laws import primo as primo_law
 from ..sim import criteria as _criteria
 from ..sim import run, scenarios
+from ..sim.senders import Primo
 
 __all__ = [
     "PAPER_PROTOCOLS",
@@ -295,8 +295,8 @@ class StartupDiagnosis:
       the first ACK is lost; TO = 2 RTT_ref re-armed at every ACK; rate
       halved and TO doubled on a time-out);
     * "jittered": the same with starts drawn uniformly in [0, jitter];
-    * "jittered_no_backoff": jittered starts and ``timeout_backoff``
-      replaced by the identity, the limit of a TCP-like time-out that only
+    * "jittered_no_backoff": jittered starts and ``Primo(timeout_backoff=False)``
+      (no halving on a time-out), the limit of a TCP-like time-out that only
       fires when a packet stays unacknowledged (no loss, no back-off).
 
     Attributes
@@ -687,10 +687,9 @@ def startup_diagnosis(counts=(10, 15, 20), jitter=0.05, duration=20.0, seed=0):
     """Why many Primo flows started together deliver nothing (§III-B, §V-E).
 
     Runs N Primo flows on Fig. 1-top in the three variants of
-    :class:`StartupDiagnosis`.  The no-back-off variant swaps
-    :func:`ctlcc.laws.primo.timeout_backoff` for the identity during the run
-    (the engine calls the law, never a copy) and checks that the engine
-    did call it.
+    :class:`StartupDiagnosis`.  The no-back-off variant runs the sender
+    spec ``Primo(timeout_backoff=False)``: a time-out leaves the rate and TO
+    unchanged.
 
     Parameters
     ----------
@@ -720,20 +719,8 @@ def startup_diagnosis(counts=(10, 15, 20), jitter=0.05, duration=20.0, seed=0):
         for v, variant in enumerate(variants):
             sc = fig1_top("primo", n=n, start=list(np.zeros(n) if v == 0 else jittered))
             if variant == "jittered_no_backoff":
-                calls = []
-
-                def identity(rate, timeout, _calls=calls):
-                    _calls.append(1)
-                    return rate, timeout
-
-                with mock.patch.object(primo_law, "timeout_backoff", identity):
-                    result = run(sc, duration, seed=seed, progress=False, sample_interval=INTERVAL)
-                if not calls:
-                    raise RuntimeError("the engine no longer evaluates "
-                                       "ctlcc.laws.primo.timeout_backoff in Python: give the "
-                                       "no-back-off reading through the Primo sender's spec")
-            else:
-                result = run(sc, duration, seed=seed, progress=False, sample_interval=INTERVAL)
+                sc = fig1_top(Primo(timeout_backoff=False), n=n, start=list(jittered))
+            result = run(sc, duration, seed=seed, progress=False, sample_interval=INTERVAL)
             got = np.array([f.delivered_unique for f in result.flows])
             util[c, v] = result.queues[0].utilisation
             starved[c, v] = int(np.sum(got < 0.1 * got.mean()))

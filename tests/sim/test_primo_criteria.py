@@ -10,6 +10,7 @@ from ctlcc.errors import ParameterError
 from ctlcc.sim import criteria as C
 from ctlcc.sim import run
 from ctlcc.sim.scenarios import Flow, Link, Scenario
+from ctlcc.sim.senders import Cbr
 
 T = np.arange(0.0, 10.01, 0.5)  # 21 instants, period 0.5 s
 
@@ -156,8 +157,8 @@ def test_primo_criteria_of_a_run_matches_its_counters():
     rate_bps = 1e6
     mu = rate_bps / (8 * 1054)
     scenario = Scenario("two_cbr", (Link("S", "R", 10e6, 1e-3), Link("R", "D", rate_bps, 0.01)),
-                        (Flow(("S", "R", "D"), "cbr", rate=0.4 * mu),
-                         Flow(("S", "R", "D"), "cbr", rate=0.4 * mu, start=2.0)), (("R", "D"),))
+                        (Flow(("S", "R", "D"), sender=Cbr(rate=0.4 * mu)),
+                         Flow(("S", "R", "D"), sender=Cbr(rate=0.4 * mu), start=2.0)), (("R", "D"),))
     result = run(scenario, 20.0, sample_interval=0.1)
     c = C.primo_criteria(result, warmup=1.0, interval=1.0)
     # whole 1-s intervals from 2 + 1 s up to the last sample (before 20 s)

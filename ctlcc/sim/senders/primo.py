@@ -31,7 +31,7 @@ __all__ = ["Primo"]
 CODE = 5
 # private columns
 (F_FTT_REF, F_RTT_REF, F_RCV_RATE, F_TO, F_TAU, F_R_T1, F_R_LAST, F_W1, F_W2, F_FSTR, F_FMOD,
- F_FREL, F_THSTR, F_THMOD, F_THREL) = range(NF_COMMON, NF_COMMON + 15)
+ F_FREL, F_THSTR, F_THMOD, F_THREL, F_BACKOFF) = range(NF_COMMON, NF_COMMON + 16)
 I_PHASE, I_R_BURST, I_PH_HEAD, I_PH_COUNT, I_RH_HEAD, I_RH_COUNT = range(NI_COMMON,
                                                                        NI_COMMON + 6)
 # EV_DEFER steps
@@ -54,16 +54,26 @@ class Primo(SenderSpec):
     params : PrimoParams
         Algorithm 1's weights, factors, thresholds and tau (the paper's set
         by default, §III-E).
+    timeout_backoff : bool
+        True (the paper, §III-D): a time-out halves the rate and doubles TO
+        (:func:`~ctlcc.laws.primo.timeout_backoff_core`).  False: the rate
+        and TO are left as they are, the upper bound of a time-out that
+        fires only while a packet is outstanding (the many-sources
+        diagnosis of :func:`ctlcc.experiments.primo.startup_diagnosis`).
     """
 
     name = "primo"
     code = CODE
     window_based = False
     params: PrimoParams = field(default_factory=PrimoParams)
+    timeout_backoff: bool = True
 
     def __post_init__(self):
         if not isinstance(self.params, PrimoParams):
             raise ParameterError(f"params must be a PrimoParams, got {type(self.params).__name__}")
+        if not isinstance(self.timeout_backoff, bool):
+            raise ParameterError("timeout_backoff must be True or False, got "
+                                 f"{self.timeout_backoff!r}")
 
     def init_flow(self, ff, fi, tab, j, tcp):
         p = self.params
@@ -76,6 +86,7 @@ class Primo(SenderSpec):
         ff[j, F_W1], ff[j, F_W2] = p.W1, p.W2
         ff[j, F_FSTR], ff[j, F_FMOD], ff[j, F_FREL] = p.F_str, p.F_mod, p.F_rel
         ff[j, F_THSTR], ff[j, F_THMOD], ff[j, F_THREL] = p.TH_str, p.TH_mod, p.TH_rel
+        ff[j, F_BACKOFF] = 1.0 if self.timeout_backoff else 0.0
 
 
 @_jit
@@ -201,5 +212,6 @@ def on_rto(now, f, ctx):
         burst(now, f, ctx)
         arm(now + ff[f, F_TO], f, ctx)
     else:
-        ff[f, F_RATE], ff[f, F_TO] = backoff(ff[f, F_RATE], ff[f, F_TO])
+        if ff[f, F_BACKOFF] != 0.0:
+            ff[f, F_RATE], ff[f, F_TO] = backoff(ff[f, F_RATE], ff[f, F_TO])
         push(ctx, now, EV_DEFER, f, STEP_ARM)
