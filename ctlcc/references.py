@@ -61,8 +61,9 @@ class Reference:
         return f"{', '.join(self.authors)}. {self.title}. {self.venue}, {self.year}."
 
 
-#: The five papers, by key.  Venues and years are to be checked against the
-#: published versions (issue 15); keys are stable.
+#: The five papers, by key, then the background literature the cross-checks
+#: use.  Venues and years are to be checked against the published versions
+#: (issue 15); keys are stable.
 REFERENCES = {
     "stpd": Reference(
         key="stpd",
@@ -104,6 +105,29 @@ REFERENCES = {
         venue="Université de Liège, Research Unit in Networking",
         year=1998,
         note="Year and venue from the paper's own context; to be confirmed.",
+    ),
+    # Background literature: models the cross-checks compare the simulator
+    # against (claims of these papers appear in the claims ledger too).
+    "mathis": Reference(
+        key="mathis",
+        authors=("Matthew Mathis", "Jeffrey Semke", "Jamshid Mahdavi", "Teunis Ott"),
+        title="The macroscopic behavior of the TCP congestion avoidance algorithm",
+        venue="ACM SIGCOMM Computer Communication Review 27(3):67-82",
+        year=1997,
+    ),
+    "pftk": Reference(
+        key="pftk",
+        authors=("Jitendra Padhye", "Victor Firoiu", "Don Towsley", "Jim Kurose"),
+        title="Modeling TCP throughput: a simple model and its empirical validation",
+        venue="Proc. ACM SIGCOMM",
+        year=1998,
+    ),
+    "hollot": Reference(
+        key="hollot",
+        authors=("C. V. Hollot", "Vishal Misra", "Don Towsley", "Wei-Bo Gong"),
+        title="A control theoretic analysis of RED",
+        venue="Proc. IEEE INFOCOM",
+        year=2001,
     ),
 }
 
