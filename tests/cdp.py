@@ -96,7 +96,8 @@ class Browser:
         reply = self.send("Page.navigate", {"url": url})
         if reply.get("errorText"):
             raise RuntimeError(f"cannot open {url}: {reply['errorText']}")
-        self._wait_event("Page.loadEventFired")
+        if "loaderId" in reply:        # none for a same-document (fragment) navigation
+            self._wait_event("Page.loadEventFired")
 
     def evaluate(self, expression):
         """Value of a JavaScript expression in the page (JSON-serialisable)."""

@@ -59,6 +59,7 @@
     /* claims.html#paper=stpd&verdict=differs pre-sets the filters */
     var hash = decodeURIComponent(window.location.hash.slice(1));
     if (hash.indexOf("=") < 0) { return; }
+    paper.value = ""; verdict.value = ""; text.value = "";   /* the hash is the whole filter */
     hash.split("&").forEach(function (pair) {
       var kv = pair.split("=");
       if (kv[0] === "paper") { paper.value = kv[1]; }
