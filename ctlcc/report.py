@@ -23,11 +23,17 @@ is copied instead of rerun.
 
 Examples
 --------
+``ctlcc report --section bounds --jobs 1`` is
+``build_report("ctlcc-report", sections=["bounds"], jobs=1)``.  The output
+folder is checked before any work:
+
 >>> import tempfile, pathlib
->>> out = pathlib.Path(tempfile.mkdtemp()) / "report"
->>> result = build_report(out, sections=["bounds"], jobs=1, formats=("png",))
->>> (out / "index.html").is_file(), result.ok
-(True, True)
+>>> notes = pathlib.Path(tempfile.mkdtemp()) / "notes.txt"
+>>> _ = notes.write_text("mine")
+>>> check_out_dir(notes)
+Traceback (most recent call last):
+...
+ctlcc.report.ReportOutputError: --out '...notes.txt' is a file, not a folder
 """
 
 import csv

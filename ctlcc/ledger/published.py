@@ -526,8 +526,9 @@ def _printed_constant(id, paper, row, claim, value, printed=None, unit="", evide
             match = None
     note = row.get("note", "").replace("DISCREPANCY: ", "")
     if match is None:
-        reason = (f"the derivation gives {value:.5g} ({row['exact_expression'] or 'computed'}), "
-                  f"{100 * (printed_value / value - 1):+.2f} % from the printed {text}"
+        how = (f"the derivation gives {value:.5g} ({row['exact_expression']})"
+               if row["exact_expression"] else f"ctlcc computes {value:.5g}")
+        reason = (f"{how}; the printed {text} is {100 * (printed_value / value - 1):+.2f} % off"
                   + (f"; {note}" if note else ""))
     elif match == "truncated":
         reason = f"{value:.5g} truncated (not rounded) to the printed digits"
