@@ -328,7 +328,7 @@ def _run_sections(chosen, staging, options, jobs, reuse, old, out, progress):
     for name, module_name, heading in SECTIONS:
         if name not in chosen:
             continue
-        sources = [s.name for s in ledger_module.SOURCES
+        sources = [s for s in ledger_module.SOURCES
                    if s.section == name or (name == _ALWAYS and s.section not in known)]
         inputs = _inputs_hash(name, options)
         plan.append((name, module_name, heading, tuple(sources), inputs))
@@ -385,7 +385,8 @@ def _run_parallel(todo, staging, options, jobs, report):
             try:
                 result = future.result()
             except BrokenProcessPool as err:
-                result = SectionResult(name, heading, "failed", 0.0, sources=sources,
+                result = SectionResult(name, heading, "failed", 0.0,
+                                       sources=tuple(s.name for s in sources),
                                        error=f"worker process died: {err}",
                                        traceback=traceback.format_exc(), inputs=inputs)
             report(result)
@@ -411,12 +412,13 @@ def _run_section(name, module_name, heading, sources, inputs, staging, options):
         status, error, trace = "failed", f"{type(err).__name__}: {err}", traceback.format_exc()
     for source in sources:
         found, failure = ledger_module.run_source(source)
-        claims += [(claim, source) for claim in found]
+        claims += [(claim, source.name) for claim in found]
         if failure is not None and not failure.message.startswith("not installed"):
             failures.append({"source": failure.source, "message": failure.message,
                              "traceback": failure.traceback})
     return SectionResult(name, heading, status, time.perf_counter() - start, tuple(items),
-                         tuple(claims), tuple(failures), tuple(sources), error, trace, inputs)
+                         tuple(claims), tuple(failures), tuple(s.name for s in sources), error,
+                         trace, inputs)
 
 
 def _save(item, out, options):

@@ -236,16 +236,22 @@ def test_formats_and_dpi(tmp_path, fake_sections):
         _build(out, sections=("nope",))
 
 
-def test_real_section_in_worker_processes(tmp_path):
-    """The bounds section and the analytic ledger, in two worker processes (spawned)."""
+def test_sections_in_worker_processes(tmp_path, fake_sections):
+    """Three sections in two spawned worker processes; a failure stays in its section.
+
+    (tests/test_site_browser.py runs the real bounds section and the analytic ledger
+    in workers too.)
+    """
     out = tmp_path / "report"
-    result = build_report(out, sections=["bounds"], jobs=2, formats=("png",), dpi=60)
-    assert result.ok, [(s.name, s.error, s.traceback) for s in result.sections]
-    assert [s.name for s in result.sections] == ["bounds", "claims"]
-    assert (out / "iftp_fig3_bandwidth_rtt_vs_n.png").is_file()
-    ids = {c.id for c in result.ledger.claims}
-    assert {"cbraa-eq4-loss-d", "stpd-4.3.3-poles", "iftp-table1-gaps-sim"} <= ids
-    assert result.provenance["jobs"] == 2 and result.provenance["ctlcc_version"]
+    lines = []
+    result = build_report(out, sections=["fake", "broken"], jobs=2, formats=("png",), dpi=60,
+                          progress=lines.append)
+    assert [s.name for s in result.sections] == ["fake", "broken", "claims"]
+    assert {s.name: s.status for s in result.sections} == \
+        {"fake": "ok", "broken": "failed", "claims": "ok"}
+    assert [c.id for c in result.ledger.claims] == ["cbraa-test-reproduced", "cbraa-test-differs"]
+    assert (out / "test_figure.png").is_file() and (out / "before_failure.csv").is_file()
+    assert len(lines) == 3 and result.provenance["jobs"] == 2
 
 
 # --- command line -------------------------------------------------------------------------

@@ -29,8 +29,10 @@ def site(tmp_path_factory):
     except BrowserUnavailable as err:
         pytest.skip(str(err))
     out = tmp_path_factory.mktemp("site") / "ctlcc-report"
-    result = build_report(out, sections=["bounds"], jobs=1, formats=("png", "pdf"), dpi=80)
-    assert result.ok
+    result = build_report(out, sections=["bounds"], jobs=2, formats=("png", "pdf"), dpi=80)
+    assert result.ok, [(s.name, s.error, s.traceback) for s in result.sections]
+    ids = {c.id for c in result.ledger.claims}
+    assert {"cbraa-eq4-loss-d", "stpd-4.3.3-poles", "iftp-table1-gaps-sim"} <= ids
     return out
 
 
