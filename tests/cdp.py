@@ -7,7 +7,6 @@ events on descriptor 4.
 """
 
 import base64
-import fcntl
 import json
 import os
 import shutil
@@ -48,6 +47,11 @@ class Browser:
         self._events = []
         self._profile = tempfile.mkdtemp(prefix="ctlcc-chromium-")
         self._log = open(os.path.join(self._profile, "stderr.log"), "w+b")
+        try:
+            import fcntl
+        except ImportError as err:      # not POSIX: no --remote-debugging-pipe wiring
+            raise BrowserUnavailable(f"the DevTools pipe needs POSIX file descriptors: {err}")
+
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
 
