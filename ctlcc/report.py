@@ -75,6 +75,8 @@ SECTIONS = (
     ("ns3", "ctlcc.plots.ns3", "Packet engine vs ns-3: goodput, traces, loss curve"),
     ("crosscheck", "ctlcc.plots.crosscheck",
      "Cross-checks: analytic predictions vs the packet simulator"),
+    ("thesis_sim", "ctlcc.plots.thesis_experiments",
+     f"ST-PD thesis simulation experiments re-run ({short('stpd')}, §3.5, §4.4, §6)"),
     ("claims", "ctlcc.ledger", "Claims ledger: printed values vs ctlcc's closed forms"),
 )
 

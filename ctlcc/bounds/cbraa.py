@@ -24,6 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._validation import check_positive
+from ..laws.cbraa import cycle_core as _cycle_core
 
 __all__ = ["CYCLE_COEFFICIENTS", "LOSS_TH_COEFFICIENTS", "wmax", "cycle", "loss_th"]
 
@@ -100,7 +101,7 @@ def cycle(rate, srtt, published=False):
     rate = check_positive("rate", rate)
     srtt = check_positive("srtt", srtt)
     a, b = (float(c) for c in CYCLE_COEFFICIENTS["published" if published else "exact"])
-    return srtt * (a * rate * srtt + b)
+    return _cycle_core(rate, srtt, a, b)
 
 
 def loss_th(rate, srtt, published=False):

@@ -9,6 +9,7 @@ where they part from :func:`ctlcc.bounds.mathis_rate`.
 import numpy as np
 
 from .._validation import check_interval, check_positive
+from ..laws.tfrc import tfrc_rate_core as _tfrc_rate_core
 
 __all__ = ["pftk_rate", "pftk_window", "tfrc_rate"]
 
@@ -129,6 +130,8 @@ def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
     ``X = s / (R sqrt(2bp/3) + t_RTO (3 sqrt(3bp/8)) p (1 + 32 p^2))``
     with ``t_RTO = 4 R`` unless given (RFC 5348's recommended default).
     Unlike PFTK eq. (33), RFC 5348 does not cap ``3 sqrt(3bp/8)`` at 1.
+    The arithmetic is :func:`ctlcc.laws.tfrc.tfrc_rate_core`, the same
+    function the TFRC sender compiles.
 
     Parameters
     ----------
@@ -162,8 +165,7 @@ def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
     mss = np.asarray(check_positive("mss", mss), dtype=float)
     b = check_positive("b", b)
     t_rto = 4.0 * rtt if t_rto is None else np.asarray(check_positive("t_rto", t_rto), dtype=float)
-    den = rtt * np.sqrt(2.0 * b * p / 3.0) + t_rto * (3.0 * np.sqrt(3.0 * b * p / 8.0)) * p * (1.0 + 32.0 * p**2)
-    return _scalar(mss / den)
+    return _scalar(_tfrc_rate_core(mss, rtt, p, t_rto, b))
 
 
 def _q_hat(p, w):

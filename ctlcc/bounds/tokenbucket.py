@@ -16,6 +16,7 @@ import numpy as np
 
 from .._validation import check_nonnegative, check_positive, check_positive_int
 from ..errors import ParameterError
+from ..laws.sttp import packet_pair_bandwidth_core as _packet_pair_core
 from ..laws.sttp import rtt_scaled
 
 __all__ = [
@@ -159,7 +160,7 @@ def packet_pair_bandwidth(size, gap):
     >>> packet_pair_bandwidth(64, 0.016)          # 32 kb/s
     4000.0
     """
-    return check_positive("size", size) / check_positive("gap", gap)
+    return _packet_pair_core(check_positive("size", size), check_positive("gap", gap))
 
 
 def expected_tokens(capacity, packet_size, duration):

@@ -13,7 +13,7 @@ source              report section  what it yields
 ``crosscheck``      ``crosscheck``  every point of every :mod:`ctlcc.crosscheck` claim
                                     (:mod:`ctlcc.ledger.simulated`)
 ``thesis``          ``thesis_sim``  ``ctlcc.experiments.thesis.claims()`` (the thesis's
-                                    simulation experiments)
+                                    simulation experiments; :mod:`ctlcc.ledger.simulated`)
 ``not-yet-checked`` ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
                                     checked yet, so the ledger is honest about coverage
 ==================  ==============  =========================================================
@@ -106,7 +106,7 @@ SOURCES = [
                  "printed numbers and statements vs closed forms, loops and bounds"),
     LedgerSource("crosscheck", "ctlcc.ledger.simulated:crosscheck_claims", "crosscheck",
                  "analytic predictions vs the packet simulator (ctlcc.crosscheck)"),
-    LedgerSource("thesis", "ctlcc.experiments.thesis:claims", "thesis_sim",
+    LedgerSource("thesis", "ctlcc.ledger.simulated:thesis_claims", "thesis_sim",
                  "the ST-PD thesis's simulation experiments (ctlcc.experiments.thesis)"),
     LedgerSource("not-yet-checked", "ctlcc.ledger.published:unchecked_claims", "claims",
                  "claims known but not checked yet (data/claims_not_yet_checked.csv)"),

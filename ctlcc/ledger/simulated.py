@@ -23,7 +23,7 @@ import numpy as np
 
 from ..claims import Claim
 
-__all__ = ["PAPERS", "crosscheck_claims", "claims_from_check"]
+__all__ = ["PAPERS", "crosscheck_claims", "claims_from_check", "thesis_claims"]
 
 #: Cross-check name -> (paper key, location of the claim in that paper).
 PAPERS = {
@@ -74,6 +74,27 @@ def crosscheck_claims(checks=None):
         else:
             out += claims_from_check(check)
     return out
+
+
+def thesis_claims():
+    """The ST-PD thesis's simulation claims, as the report's ``thesis_sim`` section checks them.
+
+    :func:`ctlcc.experiments.thesis.claims` over the quick experiments plus the
+    bursty-loss channel counted in seconds, the runs that
+    :func:`ctlcc.plots.thesis_experiments.report_items` tabulates (both memoised,
+    so the section and the ledger share them).
+
+    Returns
+    -------
+    list of Claim
+    """
+    from ..experiments import thesis as experiments
+
+    quick = experiments.QUICK
+    time_channel = experiments.bursty_loss(seeds=quick["bursty_seeds"],
+                                           duration=quick["bursty_duration"], channel="time")
+    return (experiments.claims(experiments.run_all(quick=True))
+            + experiments.claims({"bursty_loss": time_channel}))
 
 
 def claims_from_check(check, name=None):

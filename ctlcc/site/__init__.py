@@ -104,9 +104,10 @@ def evidence_links(evidence, items):
     """
     parts = []
     for token in filter(None, (t.strip() for t in evidence.split(";"))):
-        if token in items:
-            section, item = items[token]
-            parts.append({"text": token, "href": f"section-{section}.html#{quote(token)}",
+        stem = token.rsplit(".", 1)[0] if token.endswith((".png", ".pdf", ".svg")) else token
+        if stem in items:
+            section, item = items[stem]
+            parts.append({"text": stem, "href": f"section-{section}.html#{quote(stem)}",
                           "image": _image(item) if item["kind"] == "figure" else None,
                           "kind": item["kind"]})
         else:
