@@ -378,7 +378,8 @@ def _run_parallel(todo, staging, options, jobs, report):
 
     context = multiprocessing.get_context("spawn")
     # longest first: the packet-simulator sections dominate the wall-clock time
-    order = {name: i for i, name in enumerate(("crosscheck", "ns3", "sim", "primo", "fluid"))}
+    order = {name: i for i, name in enumerate(("crosscheck", "thesis_sim", "primo", "fuzzy", "stpd",
+                                                    "fluid"))}
     todo = sorted(todo, key=lambda task: order.get(task[0], len(order)))
     with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=context) as pool:
         futures = {pool.submit(_run_section, *task, str(staging), options): task for task in todo}
