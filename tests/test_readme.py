@@ -74,7 +74,9 @@ def test_ledger_snapshot_matches_the_analytic_claims_of_the_code():
 
 
 @pytest.mark.slow
-def test_ledger_snapshot_matches_the_crosschecks_of_the_code():
-    """The same for the simulated claims (about 3 min; the default suite checks their
-    verdicts in tests/test_crosscheck.py)."""
-    _compare_with_snapshot(["crosscheck"])
+@pytest.mark.parametrize("source", ["crosscheck", "thesis"])
+def test_ledger_snapshot_matches_the_simulated_claims_of_the_code(source):
+    """The same for the simulated claims (minutes each; the default suite checks the
+    cross-check verdicts in tests/test_crosscheck.py and the thesis experiments' in
+    tests/experiments/)."""
+    _compare_with_snapshot([source])
