@@ -66,7 +66,8 @@ def findings(ledger):
         for c in claims:
             published = format_value(c.published, c.unit)
             value = format_value(c.value, c.unit, c.spread)
-            out.append(f"- **{c.location}** — {c.claim} Paper: {published}; ctlcc: {value}. "
+            claim = c.claim if c.claim.endswith((".", "?", "!")) else c.claim + "."
+            out.append(f"- **{c.location}** — {claim} Paper: {published}; ctlcc: {value}. "
                        f"{_sentence(c.reason)} (`{c.id}`, {c.verdict})")
         out.append("")
     return "\n".join(out).rstrip()
