@@ -723,8 +723,12 @@ def fluid_reno_rate(probabilities=(3e-3, 1e-2, 3e-2), n=4, protocol="newreno", d
             f"{f:.1f}/{q:.1f}" for f, q in queues))
 
 
+@lru_cache(maxsize=1)
 def run_all():
     """Every claim with its fast defaults, in report order.
+
+    Memoised: the report's ``crosscheck`` section and the claims ledger
+    (:mod:`ctlcc.ledger.simulated`) share one run per process.
 
     Two claims are also run just beyond their stated range (names ending
     in ``_beyond``) to show where prediction and packets part: the

@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -20,3 +22,61 @@ def test_ci_runs_the_readme_test_command_verbatim():
     test_command = _bash_blocks((ROOT / "README.md").read_text())[1].strip()
     ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     assert test_command in ci_lines
+
+
+# --- generated parts: README <- docs/claims.csv <- code ----------------------------------
+
+def _update_readme():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts" / "update_readme.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_generated_blocks_match_the_ledger_snapshot():
+    """Run `python scripts/update_readme.py --blocks-only` when this fails."""
+    script = _update_readme()
+    assert script.stale_blocks() == []
+    for name, _ in script.FIGURES:
+        assert (ROOT / "docs" / "gallery" / f"{name}.png").is_file(), name
+
+
+def _compare_with_snapshot(sources):
+    import csv
+    import io
+    import math
+
+    from ctlcc import ledger
+
+    fresh = io.StringIO()
+    ledger.write_claims_csv(ledger.build_ledger(sources=sources), fresh)
+    now = {r["id"]: r for r in csv.DictReader(io.StringIO(fresh.getvalue()))}
+    with (ROOT / "docs" / "claims.csv").open(newline="") as handle:
+        stored = {r["id"]: r for r in csv.DictReader(handle) if r["source"] in sources}
+    assert sorted(now) == sorted(stored), "run python scripts/update_readme.py"
+    for key, row in now.items():
+        for column, value in row.items():
+            old = stored[key][column]
+            try:
+                a, b = float(value), float(old)
+            except ValueError:
+                assert value == old, (key, column)
+            else:
+                # floats written by repr round-trip exactly; 1e-9 allows another libm
+                assert math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12), (key, column, a, b)
+
+
+def test_ledger_snapshot_matches_the_analytic_claims_of_the_code():
+    """docs/claims.csv (the README's source) holds what the code computes now."""
+    _compare_with_snapshot(["published", "not-yet-checked"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("source", ["crosscheck", "thesis"])
+def test_ledger_snapshot_matches_the_simulated_claims_of_the_code(source):
+    """The same for the simulated claims (minutes each; the default suite checks the
+    cross-check verdicts in tests/test_crosscheck.py and the thesis experiments' in
+    tests/experiments/)."""
+    _compare_with_snapshot([source])

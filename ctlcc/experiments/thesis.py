@@ -34,6 +34,7 @@ Xu (2002), §3.5 (Figs. 3.7-3.24), §4.4 (Figs. 4.7-4.22), §6 (Figs. 6.1-6.6).
 import csv
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -922,6 +923,7 @@ def uniform_loss(protocols=("tahoe", "reno", "vegas", "stpd"), losses=LOSS_GRID,
                            float(trace_loss), traces)
 
 
+@lru_cache(maxsize=4)
 def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), duration=400.0,
                 mean_burst=8.0, loss_ratio=1e-2, buffer=30, first=2001, last=10000,
                 channel="packets"):
@@ -1109,8 +1111,12 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
                            after, gains["R1R2"], gains["S2R1"], lossy, settle)
 
 
+@lru_cache(maxsize=2)
 def run_all(quick=True, newreno=True):
     """Every experiment with the report's (quick) or the long settings.
+
+    Memoised: the report's ``thesis_sim`` section and the claims ledger
+    (:func:`ctlcc.ledger.simulated.thesis_claims`) share one run per process.
 
     Parameters
     ----------

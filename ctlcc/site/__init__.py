@@ -1,0 +1,201 @@
+# ctlcc.site - the static HTML site of `ctlcc report`
+"""The report as a static site: plain HTML, CSS and a little JavaScript.
+
+:func:`write_site` renders the Jinja2 templates of ``ctlcc/site/templates``
+into the report folder: ``index.html`` (summary per paper, sections,
+provenance), ``claims.html`` (the claims ledger: a sortable, filterable
+table, each verdict linked to the claim's evidence), ``gallery.html``
+(every figure with its caption and files) and one ``section-<name>.html``
+per report section (its figures, tables, claims and, if it failed, its
+traceback).  Every link is relative and nothing is fetched from a server or
+a CDN, so the site opens from the file system.
+"""
+
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+from ..claims import VERDICTS
+from ..references import REFERENCES
+
+__all__ = ["write_site", "evidence_links", "summary_figure"]
+
+_HERE = Path(__file__).resolve().parent
+#: Pages and assets every site has besides the section pages.
+_STATIC = ("site.css", "site.js")
+
+
+def write_site(out, sections, ledger, provenance, options):
+    """Render the site into *out*.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        Report folder (the figures are already there).
+    sections : sequence of ctlcc.report.SectionResult
+    ledger : ctlcc.ledger.Ledger
+    provenance : dict
+    options : dict
+        ``formats``, ``dpi``, ``style`` of the run.
+
+    Returns
+    -------
+    list of str
+        File names written (relative to *out*).
+    """
+    import jinja2
+
+    out = Path(out)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_HERE / "templates")),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["quote"] = lambda text: quote(str(text), safe="")
+    env.filters["value"] = _value
+    written = []
+    items = {item["name"]: (section.name, item) for section in sections for item in section.items}
+    summary = summary_figure(ledger, out, options)
+    written += summary
+    claims = [_claim_view(claim, ledger.origin.get(claim.id, ""), items) for claim in ledger.claims]
+    counts = ledger.counts()
+    papers = [{"key": key, "short": REFERENCES[key].short, "title": REFERENCES[key].title,
+               "counts": counts[key], "total": sum(counts[key].values())}
+              for key in REFERENCES if key in counts]
+    totals = {v: sum(p["counts"][v] for p in papers) for v in VERDICTS}
+    section_views = [_section_view(section, claims) for section in sections]
+    figures = [dict(item, section=section.name, image=_image(item))
+               for section in sections for item in section.items if item["kind"] == "figure"]
+    common = {"sections": section_views, "provenance": provenance, "options": options,
+              "verdicts": VERDICTS, "papers": papers, "totals": totals,
+              "n_claims": len(claims), "summary_image": summary[0] if summary else None,
+              "failures": ledger.failures}
+    pages = [("index.html", "index.html", {"title": "Summary"}),
+             ("claims.html", "claims.html", {"title": "Claims ledger", "claims": claims}),
+             ("gallery.html", "gallery.html", {"title": "Figures", "figures": figures})]
+    for view in section_views:
+        pages.append((f"section-{view['name']}.html", "section.html",
+                      {"title": view["heading"], "section": view}))
+    for filename, template, context in pages:
+        html = env.get_template(template).render(page=filename, **common, **context)
+        (out / filename).write_text(html, encoding="utf-8")
+        written.append(filename)
+    for name in _STATIC:
+        shutil.copyfile(_HERE / "static" / name, out / name)
+        written.append(name)
+    return written
+
+
+def evidence_links(evidence, items):
+    """Split a claim's evidence into display parts with links where the report has them.
+
+    Parameters
+    ----------
+    evidence : str
+        ``;``-separated references: report item names (figures, tables),
+        functions, tests.
+    items : dict
+        Report item name -> (section name, item dict).
+
+    Returns
+    -------
+    list of dict
+        ``text``, ``href`` (None for code references), ``image`` (a figure's
+        picture, or None).
+    """
+    parts = []
+    for token in filter(None, (t.strip() for t in evidence.split(";"))):
+        stem = token.rsplit(".", 1)[0] if token.endswith((".png", ".pdf", ".svg")) else token
+        if stem in items:
+            section, item = items[stem]
+            parts.append({"text": stem, "href": f"section-{section}.html#{quote(stem)}",
+                          "image": _image(item) if item["kind"] == "figure" else None,
+                          "kind": item["kind"]})
+        else:
+            parts.append({"text": token, "href": None, "image": None, "kind": "code"})
+    return parts
+
+
+def summary_figure(ledger, out, options):
+    """Bar chart of the verdicts per paper, saved as ``claims_summary.*``.
+
+    Returns
+    -------
+    list of str
+        File names written (the PNG first when PNG is among the formats).
+    """
+    from ..plots import new_figure
+    from ..plots.styles import context
+
+    counts = ledger.counts()
+    if not counts:
+        return []
+    colours = {"reproduced": "#009E73", "differs": "#E69F00", "printed-error": "#D55E00",
+               "not yet checked": "#BBBBBB"}
+    with context(options.get("style", "paper")):
+        figure, ax = new_figure(figsize=(7.0, 0.55 * len(counts) + 1.6))
+        papers = [key for key in REFERENCES if key in counts][::-1]
+        left = [0] * len(papers)
+        for verdict in VERDICTS:
+            widths = [counts[p][verdict] for p in papers]
+            bars = ax.barh([REFERENCES[p].short for p in papers], widths, left=left,
+                           color=colours[verdict], label=verdict, edgecolor="white")
+            ax.bar_label(bars, labels=[str(w) if w else "" for w in widths], label_type="center",
+                         fontsize="small")
+            left = [a + b for a, b in zip(left, widths)]
+        ax.set_xlabel("claims [count]")
+        ax.set_title("ctlcc claims ledger: verdict per paper (every checked and known claim)")
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        figure.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=4,
+                      frameon=False)
+        ax.grid(True, axis="x", alpha=0.3)
+        ax.grid(False, axis="y")
+        written = []
+        for fmt in options.get("formats", ("png",)):
+            figure.savefig(Path(out) / f"claims_summary.{fmt}",
+                           dpi=options.get("dpi", 150) if fmt == "png" else None)
+            written.append(f"claims_summary.{fmt}")
+    return sorted(written, key=lambda name: not name.endswith(".png"))
+
+
+# --- private helpers ----------------------------------------------------------------------
+
+def _claim_view(claim, source, items):
+    row = claim.as_row()
+    return dict(row, source=source, anchor=f"claim-{claim.id}",
+                published_text=_value(claim.published, claim.unit),
+                value_text=_value(claim.value, claim.unit, claim.spread),
+                reference=REFERENCES[claim.paper].short,
+                evidence_parts=evidence_links(claim.evidence, items),
+                sort_published=_sort_key(claim.published), sort_value=_sort_key(claim.value))
+
+
+def _section_view(section, claims):
+    return {"name": section.name, "heading": section.heading, "status": section.status,
+            "seconds": section.seconds, "error": section.error, "traceback": section.traceback,
+            "items": [dict(item, image=_image(item)) if item["kind"] == "figure" else item
+                      for item in section.items],
+            "n_files": len(section.files), "sources": section.sources,
+            "source_failures": section.source_failures,
+            "claims": [c for c in claims if c["source"] in section.sources]}
+
+
+def _image(item):
+    for suffix in (".png", ".svg"):
+        for name in item["files"]:
+            if name.endswith(suffix):
+                return name
+    return None
+
+
+def _value(value, unit="", spread=None):
+    from ..ledger import format_value
+
+    return format_value(value, unit, spread)
+
+
+def _sort_key(value):
+    if isinstance(value, (int, float)):
+        return repr(float(value))
+    return re.sub(r"\s+", " ", str(value or ""))
