@@ -204,7 +204,7 @@ def test_ctlcc_claims_command(analytic, tmp_path, capsys):
     ledger.write_claims_csv(analytic, path)
     assert cli.main(["claims", "--from", str(path), "--paper", "cbraa"]) == 0
     out = capsys.readouterr().out
-    assert "Ait-Hellal, Yamamoto & Leduc (1998)" in out and "cbraa-eq4-loss-d" in out
+    assert "Ait-Hellal, Yamamoto & Leduc (1999)" in out and "cbraa-eq4-loss-d" in out
     assert "Xu (2002)" not in out and "stpd-" not in out
     counts = analytic.counts()["cbraa"]
     assert f"{sum(counts.values())} claims:" in out

@@ -14,6 +14,8 @@ source              report section  what it yields
                                     (:mod:`ctlcc.ledger.simulated`)
 ``thesis``          ``thesis_sim``  ``ctlcc.experiments.thesis.claims()`` (the thesis's
                                     simulation experiments; :mod:`ctlcc.ledger.simulated`)
+``primo``           ``primo_sim``   ``ctlcc.experiments.primo.claims()`` (Primo's §I, §V and
+                                    §VI experiments on the existing senders)
 ``not-yet-checked`` ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
                                     checked yet, so the ledger is honest about coverage
 ==================  ==============  =========================================================
@@ -108,6 +110,8 @@ SOURCES = [
                  "analytic predictions vs the packet simulator (ctlcc.crosscheck)"),
     LedgerSource("thesis", "ctlcc.ledger.simulated:thesis_claims", "thesis_sim",
                  "the ST-PD thesis's simulation experiments (ctlcc.experiments.thesis)"),
+    LedgerSource("primo", "ctlcc.experiments.primo:claims", "primo_sim",
+                 "Primo's simulation study (ctlcc.experiments.primo)"),
     LedgerSource("not-yet-checked", "ctlcc.ledger.published:unchecked_claims", "claims",
                  "claims known but not checked yet (data/claims_not_yet_checked.csv)"),
 ]

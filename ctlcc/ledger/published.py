@@ -389,7 +389,7 @@ def cbraa_claims():
 
 def sttp_claims():
     """STTP §III worked examples, the Jain indices of §IV-B.1 and Tables I-II's arithmetic."""
-    from ..bounds import jain_fairness, tokenbucket
+    from ..bounds import jain_index, tokenbucket
     from ..laws import sttp
 
     const = {r["name"]: r for r in _rows("paper_constants.csv")}
@@ -415,7 +415,7 @@ def sttp_claims():
     for name, keys in jain_rows.items():
         row = const[name]
         for sources, protocol in keys:
-            index = float(jain_fairness(groups[(sources, protocol)]))
+            index = float(jain_index(groups[(sources, protocol)]))
             out.append(_printed_constant(
                 f"sttp-4b1-jain-{protocol.split()[-1].replace(':', '-').lower()}-{sources}src",
                 "sttp", row,

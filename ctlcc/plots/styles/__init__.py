@@ -36,7 +36,7 @@ def path(name="paper"):
 @contextlib.contextmanager
 def context(name="paper"):
     """Apply the style *name* within a ``with`` block (rcParams restored after)."""
-    import matplotlib
+    import matplotlib.style
 
     with matplotlib.style.context(str(path(name))):
         yield
