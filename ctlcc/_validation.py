@@ -23,6 +23,10 @@ __all__ = [
     "check_positive_int",
     "check_nonnegative_int",
     "check_choice",
+    "check_bool",
+    "check_instance",
+    "check_sequence",
+    "check_int_array",
 ]
 
 
@@ -32,14 +36,30 @@ def is_symbolic(value):
     return module.startswith("sympy")
 
 
-def _as_float(name, value):
-    if isinstance(value, bool) or (isinstance(value, np.ndarray) and value.dtype == bool):
-        raise ParameterError(f"{name} must be a real number, got a boolean {value!r}")
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _as_float(name, value, scalar=False):
+    if isinstance(value, (bool, np.bool_)) or (
+            isinstance(value, np.ndarray) and value.dtype == bool):
+        raise ParameterError(f"{name} must be a real number, got a boolean {_short(value)}")
+    if value is None or isinstance(value, (str, bytes)):
+        # np.asarray(None, float) is nan and np.asarray("1.5", float) is 1.5: refuse both
+        raise ParameterError(f"{name} must be a real number, got {_short(value)}")
     try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ParameterError(f"{name} must be a real number or array of them, got {value!r}") from err
-    return arr
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as err:  # ragged nested lists
+        raise ParameterError(
+            f"{name} must be a real number or array of them, got {_short(value)}") from err
+    if raw.dtype.kind not in "iuf":
+        raise ParameterError(
+            f"{name} must be a real number or array of them, got {_short(value)}")
+    if scalar and raw.ndim != 0:
+        raise ParameterError(
+            f"{name} must be a single number, got an array of shape {raw.shape}")
+    return raw.astype(float)
 
 
 def _describe(arr):
@@ -51,40 +71,45 @@ def _ret(value, arr):
     return float(arr) if arr.ndim == 0 and not isinstance(value, np.ndarray) else arr
 
 
-def check_finite(name, value):
-    """Check that *value* is finite (not NaN or infinite)."""
+def check_finite(name, value, scalar=False):
+    """Check that *value* is finite (not NaN or infinite).
+
+    With ``scalar=True`` an array (even of one element) is refused: use it
+    for scalar fields, which would otherwise fail much later.
+    """
     if is_symbolic(value):
         return value
-    arr = _as_float(name, value)
+    arr = _as_float(name, value, scalar)
     bad = ~np.isfinite(arr)
     if np.any(bad):
         raise ParameterError(f"{name} must be finite, got {_describe(arr[bad])}")
     return _ret(value, arr)
 
 
-def check_positive(name, value, allow_inf=False):
+def check_positive(name, value, allow_inf=False, scalar=False):
     """Check that *value* is a finite number > 0 (or +inf if allowed)."""
     if is_symbolic(value):
         return value
-    arr = _as_float(name, value)
+    arr = _as_float(name, value, scalar)
     ok = (arr > 0) & (np.isfinite(arr) | (allow_inf & (arr == np.inf)))
     if not np.all(ok):
-        raise ParameterError(f"{name} must be in (0, inf), got {_describe(arr[~ok])}")
+        rng = "(0, inf]" if allow_inf else "(0, inf)"
+        raise ParameterError(f"{name} must be in {rng}, got {_describe(arr[~ok])}")
     return _ret(value, arr)
 
 
-def check_nonnegative(name, value):
+def check_nonnegative(name, value, scalar=False):
     """Check that *value* is a finite number >= 0."""
     if is_symbolic(value):
         return value
-    arr = _as_float(name, value)
+    arr = _as_float(name, value, scalar)
     ok = (arr >= 0) & np.isfinite(arr)
     if not np.all(ok):
         raise ParameterError(f"{name} must be in [0, inf), got {_describe(arr[~ok])}")
     return _ret(value, arr)
 
 
-def check_interval(name, value, low, high, closed="neither"):
+def check_interval(name, value, low, high, closed="neither", scalar=False):
     """Check ``low < value < high`` with the ends included as *closed* says.
 
     Parameters
@@ -94,7 +119,7 @@ def check_interval(name, value, low, high, closed="neither"):
     """
     if is_symbolic(value):
         return value
-    arr = _as_float(name, value)
+    arr = _as_float(name, value, scalar)
     left = arr >= low if closed in ("left", "both") else arr > low
     right = arr <= high if closed in ("right", "both") else arr < high
     ok = left & right & ~np.isnan(arr)
@@ -107,35 +132,125 @@ def check_interval(name, value, low, high, closed="neither"):
     return _ret(value, arr)
 
 
-def check_positive_int(name, value):
-    """Check that *value* is an integer >= 1 and return it as ``int``."""
-    return _check_int(name, value, 1)
+def check_positive_int(name, value, maximum=None):
+    """Check that *value* is an integer >= 1 (and <= *maximum*); return an ``int``.
+
+    A count that sizes memory or a loop should pass a *maximum*, so that a
+    typo such as ``1e308`` is refused instead of hanging.
+    """
+    return _check_int(name, value, 1, maximum)
 
 
-def check_nonnegative_int(name, value):
-    """Check that *value* is an integer >= 0 and return it as ``int``."""
-    return _check_int(name, value, 0)
+def check_nonnegative_int(name, value, maximum=None):
+    """Check that *value* is an integer >= 0 (and <= *maximum*); return an ``int``."""
+    return _check_int(name, value, 0, maximum)
 
 
-def _check_int(name, value, minimum):
+def _int_range(minimum, maximum):
+    return f">= {minimum}" if maximum is None else f"in {minimum}..{maximum}"
+
+
+def _check_int(name, value, minimum, maximum=None):
+    expected = f"{name} must be an integer {_int_range(minimum, maximum)}"
     if isinstance(value, (bool, np.bool_)):
-        raise ParameterError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise ParameterError(f"{expected}, got {value!r}")
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
     if not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer():
             value = int(value)
         else:
-            raise ParameterError(
-                f"{name} must be an integer >= {minimum}, got {value!r}"
-            )
-    if value < minimum:
-        raise ParameterError(f"{name} must be an integer >= {minimum}, got {value!r}")
+            raise ParameterError(f"{expected}, got {_short(value)}")
+    if value < minimum or (maximum is not None and value > maximum):
+        raise ParameterError(f"{expected}, got {value!r}")
     return int(value)
+
+
+def check_int_array(name, value, minimum=1, maximum=None):
+    """Check an integer or array of integers, each in ``minimum..maximum``.
+
+    Returns an int64 array (0-d for a scalar).  Floats with integral values
+    are accepted; booleans, strings, NaN and fractions are refused.
+    """
+    expected = f"{name} must be an integer or array of integers {_int_range(minimum, maximum)}"
+    arr = _as_float(name, value)
+    bad = ~np.isfinite(arr) | (arr != np.round(arr)) | (arr < minimum)
+    if maximum is not None:
+        bad |= arr > maximum
+    if np.any(bad):
+        raise ParameterError(f"{expected}, got {_describe(arr[bad])}")
+    return arr.astype(np.int64)
+
+
+def _same(value, option):
+    if value is option:
+        return True
+    if isinstance(option, str) or isinstance(value, str):
+        return isinstance(value, str) and isinstance(option, str) and value == option
+    if isinstance(value, (bool, np.bool_)) != isinstance(option, (bool, np.bool_)):
+        return False
+    if isinstance(value, np.ndarray):
+        return False
+    try:
+        return bool(value == option)
+    except (TypeError, ValueError):  # objects with odd __eq__
+        return False
 
 
 def check_choice(name, value, options):
     """Check that *value* is one of *options* (listed in the message)."""
-    if value not in options:
+    if not any(_same(value, o) for o in options):
         raise ParameterError(
-            f"{name} must be one of {', '.join(repr(o) for o in options)}; got {value!r}"
+            f"{name} must be one of {', '.join(repr(o) for o in options)}; got {_short(value)}"
         )
     return value
+
+
+def check_bool(name, value):
+    """Check that *value* is a real boolean (``True``/``False``) and return it.
+
+    Strings, integers and None are refused: ``bool("false")`` is True, so a
+    string flag would silently mean the opposite of what was written.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ParameterError(f"{name} must be True or False, got {_short(value)}")
+    return bool(value)
+
+
+def check_instance(name, value, cls, allow_none=False):
+    """Check that *value* is an instance of *cls* (a class or tuple of them)."""
+    if allow_none and value is None:
+        return value
+    if not isinstance(value, cls):
+        names = (cls,) if isinstance(cls, type) else cls
+        expected = " or ".join(c.__name__ for c in names) + (" or None" if allow_none else "")
+        raise ParameterError(
+            f"{name} must be a {expected}, got {type(value).__name__} {_short(value)}")
+    return value
+
+
+def check_sequence(name, value, item=None, min_length=1, max_length=None):
+    """Check a non-empty 1-D sequence and each of its items; return a tuple.
+
+    Parameters
+    ----------
+    item : callable, optional
+        ``item(label, x)`` checks and returns one element; *label* is
+        ``f"{name}[{i}]"`` so the message points at the element.
+    min_length, max_length : int, optional
+        Allowed number of elements (a check with no points has no evidence).
+    """
+    if isinstance(value, (str, bytes, dict)) or value is None or not hasattr(value, "__len__"):
+        raise ParameterError(f"{name} must be a sequence (list or tuple), got {_short(value)}")
+    if isinstance(value, np.ndarray) and value.ndim != 1:
+        raise ParameterError(f"{name} must be a 1-D sequence, got an array of shape {value.shape}")
+    items = tuple(value)
+    n = len(items)
+    if n < min_length or (max_length is not None and n > max_length):
+        want = (f"at least {min_length}" if max_length is None
+                else f"exactly {min_length}" if min_length == max_length
+                else f"{min_length}..{max_length}")
+        raise ParameterError(f"{name} must hold {want} element(s), got {n}: {_short(value)}")
+    if item is not None:
+        items = tuple(item(f"{name}[{i}]", x) for i, x in enumerate(items))
+    return items
