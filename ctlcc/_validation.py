@@ -147,7 +147,7 @@ def check_nonnegative_int(name, value, maximum=None):
 
 
 def _int_range(minimum, maximum):
-    return f">= {minimum}" if maximum is None else f"in {minimum}..{maximum}"
+    return f">= {minimum}" if maximum is None else f">= {minimum} and <= {maximum}"
 
 
 def _check_int(name, value, minimum, maximum=None):

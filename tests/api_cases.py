@@ -354,7 +354,7 @@ CASES = [
     Case("StpdLoop", ctlcc.StpdLoop, dict(kp=0.033, kd=0.368, m=4),
          dict(kp="nonneg", kd="nonneg", m="int1", model=MODEL)),
     Case("StpdLoop.loss_response", _method(_LOOP, "loss_response"), dict(p=2, n=40),
-         dict(p="int0", n="int1", method=("choice", ("z_transform", "recursion"))),
+         dict(p="int0", n="int1", method=("choice", ("z_transform", "iteration"))),
          covers=(ctlcc.StpdLoop.loss_response,)),
     Case("StpdLoop.throughput_under_loss", _method(_LOOP, "throughput_under_loss"),
          dict(prob=0.001), dict(prob=OPEN_UNIT, reading=("choice", ("periodic", "literal"))),

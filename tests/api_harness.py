@@ -31,7 +31,7 @@ FINITE = "finite"      # the call may return, but nothing NaN/inf; or refuse cle
 
 #: Wall-clock limit of one call [s]: far above any valid call in the tables
 #: (the slowest baseline takes well under a second once compiled).
-CALL_TIMEOUT = 10.0
+CALL_TIMEOUT = 5.0
 
 
 class HarnessTimeout(BaseException):

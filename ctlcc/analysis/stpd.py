@@ -57,6 +57,7 @@ from .._validation import (
 from ..errors import ParameterError, UnstableLoopError
 from ..laws import stpd as _law
 from . import plant as _plant
+from ._schur import STABILITY_TOLERANCE, schur_stable
 
 __all__ = [
     "MODELS",
@@ -286,17 +287,33 @@ class StpdLoop:
         return float(np.max(np.abs(self.poles())))
 
     def is_stable(self):
-        """True if every pole lies strictly inside the unit circle."""
-        return self.spectral_radius() < 1.0
+        """True if every pole lies strictly inside the unit circle.
+
+        The Schur-Cohn test of :func:`ctlcc.analysis.stability.schur_stable`
+        (tolerance :data:`~ctlcc.analysis.stability.STABILITY_TOLERANCE`),
+        the same test as :func:`~ctlcc.analysis.stability_region`,
+        :func:`~ctlcc.analysis.max_stable_delay` and
+        :func:`~ctlcc.analysis.gain_margin`: a pole on the unit circle up
+        to rounding is unstable.
+
+        Examples
+        --------
+        >>> stpd_loop(1.5, 0.0, 1).is_stable()  # pole at z = -1
+        False
+        """
+        return bool(schur_stable(self.characteristic_polynomial()))
 
     def require_stable(self, quantity="this quantity"):
-        """Raise :class:`UnstableLoopError` unless the loop is stable."""
+        """Raise :class:`UnstableLoopError` unless :meth:`is_stable`."""
+        if not isinstance(quantity, str):
+            raise ParameterError(f"quantity must be a str, got {quantity!r}")
         radius = self.spectral_radius()
-        if not radius < 1.0:
+        if not self.is_stable():
             raise UnstableLoopError(
                 f"{quantity} is undefined: the ST-PD loop (kp={self.kp:g}, kd={self.kd:g}, "
                 f"m={self.m}, model={self.model!r}) is unstable, spectral radius "
-                f"{radius:.6g} >= 1",
+                f"{radius:.6g} (a pole on or outside the unit circle up to the "
+                f"Schur-Cohn tolerance {STABILITY_TOLERANCE:g})",
                 spectral_radius=radius,
             )
         return radius
@@ -348,8 +365,8 @@ class StpdLoop:
         >>> round(float(a[99]), 3), round(float(a[100:].max()), 3)
         (1.0, 1.467)
         """
-        p = check_nonnegative_int("p", p)
-        n = check_positive_int("n", n)
+        p = check_nonnegative_int("p", p, maximum=_MAX_RESPONSE_SLOTS)
+        n = check_positive_int("n", n, maximum=_MAX_RESPONSE_SLOTS)
         check_choice("method", method, ("z_transform", "iteration"))
         time = np.arange(n)
         reference = (time >= 0).astype(float)
