@@ -27,6 +27,7 @@ __all__ = [
     "check_instance",
     "check_sequence",
     "check_int_array",
+    "check_result",
 ]
 
 
@@ -254,3 +255,23 @@ def check_sequence(name, value, item=None, min_length=1, max_length=None):
     if item is not None:
         items = tuple(item(f"{name}[{i}]", x) for i, x in enumerate(items))
     return items
+
+
+def check_result(what, value, **inputs):
+    """Refuse a NaN or infinite *value* computed from finite *inputs*.
+
+    Float overflow (``1e308 / 0.2``) or 0/0 would otherwise hand back inf or
+    NaN silently; the message names every input (as the caller wrote them)
+    with its value, so the user sees which one is out of range.  Sympy
+    values pass unchecked.
+    """
+    if is_symbolic(value):
+        return value
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "fc" or np.all(np.isfinite(arr)):
+        return value
+    given = ", ".join(f"{k}={_describe(np.asarray(v, dtype=float)) if not is_symbolic(v) else v}"
+                      for k, v in inputs.items())
+    raise ParameterError(
+        f"{what} is not finite (got {_describe(arr[~np.isfinite(arr)])}) for {given}: "
+        "the inputs are beyond double precision's range")

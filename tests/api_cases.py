@@ -50,10 +50,9 @@ def _at_least(low):
     return check
 
 
-def _gap_at_least_tau(result, kwargs):
+def _gap_nonnegative(result, kwargs):
     arr = np.asarray(result, dtype=float)
-    tau = np.asarray(kwargs["tau"], dtype=float)
-    assert np.all(arr >= tau - 1e-12 * np.abs(tau)), f"gap {arr.ravel()[:4]} below tau"
+    assert np.all(arr >= 0), f"gap {arr.ravel()[:4]} is negative"
 
 
 _LOOP = ctlcc.stpd_loop(0.033, 0.368, 4)
@@ -140,7 +139,7 @@ CASES = [
          extra=(("window above Wmax", dict(Wmax=2), RAISE, "Wmax"),)),
     *[Case(f"laws.iftp.{f.__name__}", f, dict(R=0.1, n=8.0, tau=0.001),
            dict(R="pos", n="pos", tau="nonneg"), vector=("R", "n", "tau"),
-           check=_gap_at_least_tau,
+           check=_gap_nonnegative,
            extra=(("tau above R/n", dict(tau=1.0), RAISE, "tau"),))
       for f in (liftp.gap_for_window, liftp.gap_slow_start, liftp.gap_congestion_avoidance,
                 liftp.gap_loss)],
@@ -148,13 +147,13 @@ CASES = [
          dict(G=0.01, n=8.0, tau=0.001, phase="slow_start"),
          dict(G="pos", n="pos", tau="nonneg",
               phase=("choice", ("slow_start", "congestion_avoidance", "loss"))),
-         vector=("G", "n", "tau"), check=_gap_at_least_tau,
+         vector=("G", "n", "tau"), check=_gap_nonnegative,
          extra=(("G below tau", dict(G=1e-4), RAISE, "G"),
                 ("loss phase", dict(phase="loss"), FINITE, "phase"),
                 ("ca phase", dict(phase="congestion_avoidance"), FINITE, "phase"))),
     Case("laws.iftp.scaled_gap", liftp.scaled_gap, dict(G=0.01, tau=0.001, S=2.0),
          dict(G="pos", tau="nonneg", S="pos"), vector=("G", "tau", "S"),
-         check=_gap_at_least_tau, extra=(("G below tau", dict(G=1e-4), RAISE, "G"),)),
+         check=_gap_nonnegative, extra=(("G below tau", dict(G=1e-4), RAISE, "G"),)),
     Case("laws.iftp.RttEstimator", liftp.RttEstimator, dict(srtt=0.1, rttvar=0.01, backoff=1),
          dict(srtt="nonneg", rttvar="nonneg", backoff="int1"), none_ok=("srtt", "rttvar")),
     Case("laws.iftp.RttEstimator.update", _rtt_estimator_method("update"), dict(rtt=0.12),
@@ -212,7 +211,7 @@ CASES = [
               out_of_universe=("choice", ("raise", "saturate")))),
     Case("laws.stpd_fuzzy.FuzzyConfig", stpd_fuzzy.FuzzyConfig, {},
          dict(bdp_universe=("seq", "pos"), bdp_peaks=("seq", "pos"),
-              calibration=("choice", ("poles", "printed")),
+              calibration=("obj", str),
               out_of_universe=("choice", ("raise", "saturate")),
               output_universe=("obj", dict), output_maxima=("obj", dict),
               rules=("obj", dict)),
@@ -220,13 +219,11 @@ CASES = [
                  "bdp_peaks"),)),
     Case("laws.stpd_fuzzy.FuzzyConfig.from_dict", stpd_fuzzy.FuzzyConfig.from_dict,
          dict(data=_CONFIG_DICT), dict(data=("obj", dict)),
-         extra=(("unknown calibration", dict(data={**_CONFIG_DICT, "calibration": "nope"}),
-                 RAISE, "calibration"),
-                ("unknown key", dict(data={**_CONFIG_DICT, "bogus": 1}), RAISE, "bogus"))),
+         extra=(("unknown key", dict(data={**_CONFIG_DICT, "bogus": 1}), RAISE, "data"),
+                ("calibration not a str", dict(data={**_CONFIG_DICT, "calibration": 3}),
+                 RAISE, "calibration"))),
     Case("FuzzySupervisor", ctlcc.FuzzySupervisor, {},
-         dict(config=("obj", stpd_fuzzy.FuzzyConfig)), none_ok=("config",),
-         extra=(("unknown calibration", dict(config={**_CONFIG_DICT, "calibration": "nope"}),
-                 RAISE, "calibration"),)),
+         dict(config=("obj", stpd_fuzzy.FuzzyConfig)), none_ok=("config",)),
     Case("FuzzySupervisor.from_file", stpd_fuzzy.FuzzySupervisor.from_file,
          dict(path="data/stpd_fuzzy_default.toml"), dict(path=("obj", str)),
          extra=(("malformed json", dict(path=str(_BAD_JSON)), RAISE, "path"),
@@ -245,7 +242,7 @@ CASES = [
          dict(bdp=("seq", "pos"), m=("seq", "int1"), model=MODEL),
          covers=(stpd_fuzzy.FuzzySupervisor.surface,)),
     Case("FuzzySupervisor.with_config", _method(_FUZZY, "with_config"),
-         dict(calibration="printed"), dict(calibration=("choice", ("poles", "printed"))),
+         dict(calibration="printed"), dict(calibration=("obj", str)),
          covers=(stpd_fuzzy.FuzzySupervisor.with_config,)),
     # ------------------------------------------------------------------ bounds
     Case("bounds.mathis.mathis_constant", mathis.mathis_constant, {},

@@ -162,7 +162,11 @@ def variants(arg, kind, base, vector=False, none_ok=False):
             out.append(("None", None, RAISE))
         return out
     if isinstance(kind, tuple) and kind[0] == "obj":
-        out = [("str", "abc", RAISE), ("float", 1.5, RAISE), ("dict", {"x": 1}, RAISE)]
+        out = [("float", 1.5, RAISE), ("dict", {"x": 1}, RAISE)]
+        if kind[1] is not str:
+            out.append(("str", "abc", RAISE))
+        else:
+            out.append(("bytes", b"abc", RAISE))
         if not none_ok:
             out.append(("None", None, RAISE))
         return out

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_interval, check_positive
+from .._validation import (check_bool, check_instance, check_interval, check_positive,
+                          check_result)
 from ..bounds.cbraa import cycle as _cycle
 from ..bounds.mathis import mathis_constant
 from ..errors import ParameterError
@@ -86,13 +87,14 @@ class CbraaParams:
     published: bool = False
 
     def __post_init__(self):
-        check_interval("b", self.b, 0.0, 1.0)
-        check_positive("a", self.a)
+        check_interval("b", self.b, 0.0, 1.0, scalar=True)
+        check_positive("a", self.a, scalar=True)
         if not self.a > self.b:
             raise ParameterError(f"a must be > b = {self.b!r}, got {self.a!r}")
-        check_interval("alpha", self.alpha, 0.0, 1.0, closed="left")
-        check_interval("beta", self.beta, 0.0, 1.0, closed="right")
-        check_positive("C", self.C)
+        check_interval("alpha", self.alpha, 0.0, 1.0, closed="left", scalar=True)
+        check_interval("beta", self.beta, 0.0, 1.0, closed="right", scalar=True)
+        check_positive("C", self.C, scalar=True)
+        check_bool("published", self.published)
 
 
 def regime(loss_obs, loss_th, params=CbraaParams()):
@@ -115,6 +117,7 @@ def regime(loss_obs, loss_th, params=CbraaParams()):
     >>> int(regime(0.05, 0.02)), int(regime(0.02, 0.02)), int(regime(0.0, 0.02))
     (-1, 0, 1)
     """
+    check_instance("params", params, CbraaParams)
     loss_obs = check_interval("loss_obs", loss_obs, 0.0, 1.0, closed="both")
     loss_th = check_positive("loss_th", loss_th)
     out = np.where(np.asarray(loss_obs) > params.a * np.asarray(loss_th), -1,
@@ -148,8 +151,10 @@ def target_rate(loss_obs, loss_th, srtt, params=CbraaParams()):
     loss_obs = check_interval("loss_obs", loss_obs, 0.0, 1.0, closed="both")
     loss_th = check_positive("loss_th", loss_th)
     srtt = check_positive("srtt", srtt)
+    check_instance("params", params, CbraaParams)
     p = params.beta * loss_th + (1 - params.beta) * loss_obs
-    out = params.C / (srtt * np.sqrt(p))
+    out = check_result("target_rate", params.C / (srtt * np.sqrt(p)),
+                       loss_obs=loss_obs, loss_th=loss_th, srtt=srtt)
     return float(out) if np.ndim(out) == 0 else np.asarray(out)
 
 
@@ -185,12 +190,18 @@ def rate_update(rate, srtt, loss_obs, params=CbraaParams()):
     rate = check_positive("rate", rate)
     srtt = check_positive("srtt", srtt)
     loss_obs = check_interval("loss_obs", loss_obs, 0.0, 1.0, closed="both")
+    check_instance("params", params, CbraaParams)
     cyc = _cycle(rate, srtt, published=params.published)
     lth = 1.0 / (rate * cyc)
+    if np.any(np.asarray(lth) <= 0) or not np.all(np.isfinite(lth)):
+        raise ParameterError(
+            "rate and srtt must keep the ideal loss ratio 1/(rate Cycle) a positive finite "
+            f"number, got rate={rate!r}, srtt={srtt!r}")
     branch = np.asarray(regime(loss_obs, lth, params))
     rate_th = np.where(branch == 0, rate, target_rate(loss_obs, lth, srtt, params))
     new = params.alpha * rate + (1 - params.alpha) * rate_th
     new = np.maximum(new, 1.0 / np.asarray(srtt))
+    check_result("rate_update", new, rate=rate, srtt=srtt, loss_obs=loss_obs)
     return float(new) if new.ndim == 0 else new
 
 
@@ -231,10 +242,11 @@ def tcp_friend_update(rate, srtt, loss, t_rtcp, C=None):
     srtt = check_positive("srtt", srtt)
     loss = check_interval("loss", loss, 0.0, 1.0, closed="both")
     t_rtcp = check_positive("t_rtcp", t_rtcp)
-    C = mathis_constant("cbraa") if C is None else check_positive("C", C)
+    C = mathis_constant("cbraa") if C is None else check_positive("C", C, scalar=True)
     loss_a = np.asarray(loss, dtype=float)
     with np.errstate(divide="ignore"):
         eq2 = C / (np.asarray(srtt) * np.sqrt(loss_a))
     new = np.where(loss_a == 0, rate + t_rtcp / (2 * np.asarray(srtt) ** 2), eq2)
     new = np.maximum(new, 1.0 / np.asarray(srtt))
+    check_result("tcp_friend_update", new, rate=rate, srtt=srtt, loss=loss, t_rtcp=t_rtcp, C=C)
     return float(new) if new.ndim == 0 else new

@@ -12,10 +12,12 @@ window by choosing the next period's ``n``:
 * loss, eq. (5)-(6): ``n -> n/2``, ``G' = 2G + tau = 2R/n - tau``;
 * scaled mode (§3.2): ``G_m = (G - tau (S - 1))/S`` sends ``S n`` packets.
 
-A negative gap is returned as computed: it means the requested ``n`` cannot
-be sent in one period at one packet per ``tau`` (the paper assumes
-``R >> n tau``).  Every function is ordinary arithmetic and accepts sympy
-symbols as well as floats and arrays.
+A negative gap would mean that the requested ``n`` cannot be sent in one
+period at one packet per ``tau`` (the paper assumes ``R >> n tau``): the
+numeric functions refuse it with a ParameterError naming their inputs
+rather than return a gap without meaning.  Every function is ordinary
+arithmetic and accepts sympy symbols (unchecked) as well as floats and
+arrays.
 
 The timer, eqs. (7)-(9): ``srtt = 7/8 srtt + 1/8 rtt``,
 ``rttvar = 3/4 rttvar + 1/4 |rtt - srtt|``, timeout interval
@@ -25,8 +27,10 @@ Karn's backoff doubling per timeout up to 64.
 
 from dataclasses import dataclass, replace
 
-from .._validation import (check_nonnegative, check_positive, check_positive_int,
-                           is_symbolic)
+import numpy as np
+
+from .._validation import (check_choice, check_instance, check_nonnegative, check_positive,
+                           check_positive_int, check_result, is_symbolic)
 from ..errors import ParameterError
 
 __all__ = [
@@ -89,11 +93,15 @@ def next_window(state, event, Wmax):
     >>> next_window(WindowState(6, 4), "loss", 6), next_window(WindowState(6, 4), "timeout", 6)
     (WindowState(n=3, ssthresh=2), WindowState(n=1, ssthresh=3))
     """
+    check_instance("state", state, WindowState)
+    check_choice("event", event, ("ack", "loss", "timeout"))
     Wmax = check_positive_int("Wmax", Wmax)
     n, ssthresh = state.n, state.ssthresh
+    if n > Wmax:
+        raise ParameterError(f"Wmax must be >= the current window state.n = {n}, got {Wmax}")
     if event == "ack":
         if n < ssthresh:
-            return replace(state, n=2 * n)
+            return replace(state, n=min(2 * n, Wmax))
         return replace(state, n=n + 1) if n < Wmax else state
     if event == "loss":
         return WindowState(max(n // 2, 1), max(ssthresh // 2, 2))
@@ -127,7 +135,7 @@ def gap_for_window(R, n, tau):
     R = check_positive("R", R)
     n = check_positive("n", n)
     tau = check_nonnegative("tau", tau)
-    return R / n - tau
+    return _gap(R / n - tau, R=R, n=n, tau=tau)
 
 
 def gap_slow_start(R, n, tau):
@@ -241,17 +249,15 @@ def next_gap(G, n, tau, phase):
     >>> round(next_gap(0.017, 4, 0.008, "congestion_avoidance"), 6)
     0.012
     """
+    check_choice("phase", phase, ("slow_start", "congestion_avoidance", "loss"))
+    G = check_nonnegative("G", G)
     n = check_positive("n", n)
     tau = check_nonnegative("tau", tau)
     if phase == "slow_start":
-        return (G - tau) / 2
+        return _gap((G - tau) / 2, G=G, n=n, tau=tau)
     if phase == "congestion_avoidance":
-        return (n * G - tau) / (n + 1)
-    if phase == "loss":
-        return 2 * G + tau
-    raise ParameterError(
-        "phase must be one of 'slow_start', 'congestion_avoidance', 'loss'; "
-        f"got {phase!r}")
+        return _gap((n * G - tau) / (n + 1), G=G, n=n, tau=tau)
+    return _gap(2 * G + tau, G=G, n=n, tau=tau)
 
 
 def scaled_gap(G, tau, S):
@@ -283,9 +289,10 @@ def scaled_gap(G, tau, S):
     >>> round(scaled_gap(0.017, 0.008, 2.0), 6)
     0.0045
     """
+    G = check_nonnegative("G", G)
     tau = check_nonnegative("tau", tau)
     S = check_positive("S", S)
-    return (G - tau * (S - 1)) / S
+    return _gap((G - tau * (S - 1)) / S, G=G, tau=tau, S=S)
 
 
 @dataclass(frozen=True)
@@ -337,15 +344,15 @@ class RttEstimator:
     backoff: int = 1
 
     def __post_init__(self):
-        if self.srtt is not None:
-            check_nonnegative("srtt", self.srtt)
-            check_nonnegative("rttvar", self.rttvar)
+        if self.srtt is not None or self.rttvar is not None:
+            check_nonnegative("srtt", self.srtt, scalar=True)
+            check_nonnegative("rttvar", self.rttvar, scalar=True)
         _check_backoff(self.backoff)
 
     def update(self, rtt):
         """Fold in a new RTT sample (eqs. (7)-(8)); Karn: backoff back to 1."""
+        rtt = check_positive("rtt", rtt, scalar=True)
         if self.srtt is None:
-            rtt = check_positive("rtt", rtt)
             return replace(self, srtt=rtt, rttvar=rtt / 2, backoff=1)
         srtt, rttvar = rtt_update(self.srtt, self.rttvar, rtt)
         return replace(self, srtt=srtt, rttvar=rttvar, backoff=1)
@@ -432,8 +439,9 @@ def timeout_interval(srtt, rttvar, backoff=1, granularity=GRANULARITY):
     srtt = check_nonnegative("srtt", srtt)
     rttvar = check_nonnegative("rttvar", rttvar)
     _check_backoff(backoff)
-    granularity = check_positive("granularity", granularity)
-    return backoff * (srtt + 4 * rttvar + granularity)
+    granularity = check_positive("granularity", granularity, scalar=True)
+    return check_result("timeout_interval", backoff * (srtt + 4 * rttvar + granularity),
+                        srtt=srtt, rttvar=rttvar, granularity=granularity)
 
 
 def karn_backoff(backoff, max_backoff=MAX_BACKOFF):
@@ -455,8 +463,24 @@ def karn_backoff(backoff, max_backoff=MAX_BACKOFF):
     >>> [karn_backoff(b) for b in (1, 2, 32, 64)]
     [2, 4, 64, 64]
     """
-    _check_backoff(backoff, max_backoff)
+    max_backoff = check_positive_int("max_backoff", max_backoff, maximum=2**62)
+    if max_backoff & (max_backoff - 1):
+        raise ParameterError(f"max_backoff must be a power of two, got {max_backoff}")
+    backoff = _check_backoff(backoff, max_backoff)
     return min(2 * backoff, max_backoff)
+
+
+def _gap(gap, **inputs):
+    """A computed gap, refused if NaN/inf or negative (the packets do not fit)."""
+    if is_symbolic(gap) or any(is_symbolic(v) for v in inputs.values()):
+        return gap
+    gap = check_result("the gap", gap, **inputs)
+    if np.any(np.asarray(gap) < 0):
+        given = ", ".join(f"{k}={v!r}" for k, v in inputs.items())
+        raise ParameterError(
+            f"the gap would be negative (got {np.min(gap):.6g} s) for {given}: the period "
+            "cannot carry these packets at one per tau (IFTP assumes R >> n tau)")
+    return gap
 
 
 def _check_backoff(backoff, max_backoff=MAX_BACKOFF):

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_interval, check_nonnegative, check_positive, is_symbolic
+from .._validation import (check_instance, check_interval, check_nonnegative, check_positive,
+                          check_result, is_symbolic)
 from ..errors import ParameterError
 
 __all__ = [
@@ -85,12 +86,14 @@ class PrimoParams:
 
     def __post_init__(self):
         for name in ("W1", "W2"):
-            object.__setattr__(self, name, check_interval(name, getattr(self, name), 0.0, 1.0))
+            object.__setattr__(self, name, check_interval(name, getattr(self, name), 0.0, 1.0,
+                                                          scalar=True))
         for name in ("F_str", "F_mod", "F_rel"):
-            object.__setattr__(self, name, check_positive(name, getattr(self, name)))
+            object.__setattr__(self, name, check_positive(name, getattr(self, name), scalar=True))
         for name in ("TH_str", "TH_mod", "TH_rel"):
-            object.__setattr__(self, name, check_nonnegative(name, getattr(self, name)))
-        object.__setattr__(self, "tau", check_positive("tau", self.tau))
+            object.__setattr__(self, name, check_nonnegative(name, getattr(self, name),
+                                                             scalar=True))
+        object.__setattr__(self, "tau", check_positive("tau", self.tau, scalar=True))
         order = f"F_str={self.F_str:g}, F_mod={self.F_mod:g}, F_rel={self.F_rel:g}"
         for name, ok in (("F_str", self.F_str < self.F_mod), ("F_mod", self.F_mod < 1.0),
                          ("F_rel", self.F_rel > 1.0)):
@@ -130,6 +133,7 @@ def regime(dftt_d, ftt_ref, params=PrimoParams()):
     >>> [regime(x * 0.01, 0.01) for x in (0.4, 0.2, 0.16, 0.1)]
     ['strong', 'moderate', 'hold', 'release']
     """
+    check_instance("params", params, PrimoParams)
     excess = np.asarray(check_nonnegative("dftt_d", dftt_d), dtype=float)
     ref = np.asarray(check_positive("ftt_ref", ftt_ref), dtype=float)
     chosen = np.select(
@@ -233,7 +237,8 @@ def next_rate(old_rate, rate, rcv_rate, dftt_d, ftt_ref, params=PrimoParams()):
     factor = regime_factor(dftt_d, ftt_ref, params)
     updated = regime_update(old_rate, rate, rcv_rate, np.nan_to_num(factor, nan=0.0),
                             params.W1, params.W2)
-    result = np.where(np.isnan(factor), rate, updated)
+    result = check_result("next_rate", np.where(np.isnan(factor), rate, updated),
+                          old_rate=old_rate, rate=rate, rcv_rate=rcv_rate)
     return float(result) if result.ndim == 0 else result
 
 
@@ -259,6 +264,8 @@ def initial_rate(packet_size, first_to_fourth_gap):
     """
     check_positive("packet_size", packet_size)
     check_positive("first_to_fourth_gap", first_to_fourth_gap)
+    check_result("initial_rate", 3 * np.divide(packet_size, first_to_fourth_gap),
+                 packet_size=packet_size, first_to_fourth_gap=first_to_fourth_gap)
     return 3 * packet_size / first_to_fourth_gap
 
 
@@ -272,6 +279,7 @@ def timeout_backoff(rate, timeout):
     """
     check_nonnegative("rate", rate)
     check_positive("timeout", timeout)
+    check_result("timeout_backoff", 2 * np.asarray(timeout, dtype=float), timeout=timeout)
     return rate / 2, 2 * timeout
 
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_interval, check_nonnegative, check_positive, is_symbolic
+from .._validation import (check_instance, check_interval, check_nonnegative, check_positive,
+                          check_result, is_symbolic)
 from ..errors import ParameterError
 
 __all__ = ["RTT_THRESHOLD", "BucketState", "rtt_scaled", "rtt_changed", "scale_bucket"]
@@ -45,9 +46,14 @@ class BucketState:
     tokens: float
 
     def __post_init__(self):
-        check_positive("sigma", self.sigma)
-        check_positive("rho", self.rho)
-        check_nonnegative("tokens", self.tokens)
+        check_positive("sigma", self.sigma, scalar=True)
+        check_positive("rho", self.rho, scalar=True)
+        check_nonnegative("tokens", self.tokens, scalar=True)
+        if not is_symbolic(self.tokens) and not is_symbolic(self.sigma) \
+                and self.tokens > self.sigma:
+            raise ParameterError(
+                f"tokens must be <= sigma (the bucket depth), got tokens={self.tokens!r}, "
+                f"sigma={self.sigma!r}")
 
 
 def rtt_scaled(x, last_rtt, new_rtt, alpha, beta):
@@ -79,13 +85,15 @@ def rtt_scaled(x, last_rtt, new_rtt, alpha, beta):
     >>> round(rtt_scaled(16, 0.078, 0.255, 0.9, 0.1), 3)  # unrounded ratio
     14.889
     """
+    check_nonnegative("x", x)
     last_rtt = check_positive("last_rtt", last_rtt)
     new_rtt = check_positive("new_rtt", new_rtt)
-    alpha = check_interval("alpha", alpha, 0.0, 1.0, closed="both")
-    beta = check_interval("beta", beta, 0.0, 1.0, closed="both")
+    alpha = check_interval("alpha", alpha, 0.0, 1.0, closed="both", scalar=True)
+    beta = check_interval("beta", beta, 0.0, 1.0, closed="both", scalar=True)
     if not (is_symbolic(alpha) or is_symbolic(beta)) and np.any(np.abs(np.add(alpha, beta) - 1.0) > 1e-12):
         raise ParameterError(f"alpha + beta must equal 1, got alpha={alpha!r}, beta={beta!r}")
-    return alpha * x + beta * x * (last_rtt / new_rtt)
+    return check_result("rtt_scaled", alpha * x + beta * x * (last_rtt / new_rtt),
+                        x=x, last_rtt=last_rtt, new_rtt=new_rtt)
 
 
 def rtt_changed(last_rtt, new_rtt, threshold=RTT_THRESHOLD):
@@ -109,7 +117,7 @@ def rtt_changed(last_rtt, new_rtt, threshold=RTT_THRESHOLD):
     """
     last_rtt = check_positive("last_rtt", last_rtt)
     new_rtt = check_positive("new_rtt", new_rtt)
-    threshold = check_nonnegative("threshold", threshold)
+    threshold = check_nonnegative("threshold", threshold, scalar=True)
     out = np.abs(np.asarray(new_rtt) / np.asarray(last_rtt) - 1.0) > threshold
     return bool(out) if out.ndim == 0 else out
 
@@ -138,6 +146,9 @@ def scale_bucket(state, last_rtt, new_rtt, alpha=0.9, beta=0.1, threshold=RTT_TH
     >>> round(s.sigma, 3), round(s.rho, 3)
     (14.889, 7.445)
     """
+    check_instance("state", state, BucketState)
+    check_positive("last_rtt", last_rtt, scalar=True)
+    check_positive("new_rtt", new_rtt, scalar=True)
     if not rtt_changed(last_rtt, new_rtt, threshold):
         return state
     return BucketState(*(rtt_scaled(v, last_rtt, new_rtt, alpha, beta)
