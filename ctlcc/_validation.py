@@ -49,6 +49,8 @@ def _as_float(name, value, scalar=False):
     if value is None or isinstance(value, (str, bytes)):
         # np.asarray(None, float) is nan and np.asarray("1.5", float) is 1.5: refuse both
         raise ParameterError(f"{name} must be a real number, got {_short(value)}")
+    if isinstance(value, (list, tuple)) and _holds_bool(value):
+        raise ParameterError(f"{name} must hold real numbers, got a boolean in {_short(value)}")
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError) as err:  # ragged nested lists
@@ -61,6 +63,16 @@ def _as_float(name, value, scalar=False):
         raise ParameterError(
             f"{name} must be a single number, got an array of shape {raw.shape}")
     return raw.astype(float)
+
+
+def _holds_bool(seq, depth=0):
+    """True if a (nested) list/tuple holds a bool, which numpy would turn into 0/1."""
+    for item in seq:
+        if isinstance(item, (bool, np.bool_)):
+            return True
+        if isinstance(item, (list, tuple)) and depth < 3 and _holds_bool(item, depth + 1):
+            return True
+    return False
 
 
 def _describe(arr):

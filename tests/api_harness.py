@@ -174,7 +174,7 @@ def variants(arg, kind, base, vector=False, none_ok=False):
         item = kind[1]
         good = _good(base)
         out = [("empty", (), RAISE), ("str", "abc", RAISE), ("2-D", [[good, good]], RAISE),
-               ("scalar", good, RAISE)]
+               ("scalar", good, FINITE)]   # a grid function may take one point
         if not none_ok:
             out.append(("None", None, RAISE))
         for lbl, v, mode in variants(arg, item, good):

@@ -63,7 +63,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from .._validation import check_nonnegative, check_positive, check_positive_int
+from .._validation import (check_bool, check_instance, check_nonnegative, check_positive,
+                          check_positive_int, check_sequence)
 from ..errors import ParameterError
 from ..laws import primo as _law
 from . import plant as _plant
@@ -321,6 +322,7 @@ class PrimoLoop:
         PrimoSymbolic
         """
         _law._check_regime(regime)
+        check_bool("numeric", numeric)
         generic = _derive(self.m, regime == "hold", self.f)
         if not numeric:
             return PrimoSymbolic(regime, *_tail(generic))

@@ -35,6 +35,8 @@ __all__ = [
 #: Methods of :func:`gain_margin`.
 GAIN_MARGIN_METHODS = ("crossing", "bisection")
 
+# Largest m of the symbolic Jury table (its rows grow combinatorially).
+_MAX_JURY_M = 8
 # Points per half unit circle of the phase-crossover scan in gain_margin.
 _CROSSING_GRID = 4096
 # Bisection starts from the largest stable K in 1, 1/2, 1/4, ... down to this;
@@ -101,7 +103,7 @@ def max_stable_delay(kp, kd, model="per_slot", m_max=256):
     >>> int(max_stable_delay(0.033, 0.368)), int(max_stable_delay(0.368, 0.033))
     (3, 1)
     """
-    m_max = check_positive_int("m_max", m_max)
+    m_max = check_positive_int("m_max", m_max, maximum=_stpd.MAX_SLOTS)
     kp = np.asarray(_stpd._check_gain("kp", kp), dtype=float)
     kd = np.asarray(_stpd._check_gain("kd", kd), dtype=float)
     check_choice("model", model, _stpd.MODELS)
@@ -155,7 +157,7 @@ def jury_conditions(m, model="per_slot"):
     -2*k_d - k_p + 4 > 0
     Abs(k_d - 1) < 1
     """
-    m = check_positive_int("m", m)
+    m = check_positive_int("m", m, maximum=_MAX_JURY_M)
     check_choice("model", model, _stpd.MODELS)
     z = _stpd.z
     poly = sp.Poly(_stpd._derive(m, model).characteristic, z)
@@ -214,11 +216,11 @@ def gain_margin(kp, kd, m, model="per_slot", method="crossing"):
     >>> round(gain_margin(0.033, 0.368, 3), 4), round(gain_margin(0.033, 0.368, 3, method="bisection"), 4)
     (1.4474, 1.4474)
     """
-    kp = float(_stpd._check_gain("kp", kp))
-    kd = float(_stpd._check_gain("kd", kd))
+    kp = float(_stpd._check_gain("kp", kp, scalar=True))
+    kd = float(_stpd._check_gain("kd", kd, scalar=True))
     if kp == 0 and kd == 0:
-        raise ParameterError("kp and kd must not both be 0 (nothing to scale)")
-    m = check_positive_int("m", m)
+        raise ParameterError(f"kp and kd must not both be 0 (nothing to scale); got kp={kp}, kd={kd}")
+    m = check_positive_int("m", m, maximum=_stpd.MAX_SLOTS)
     check_choice("model", model, _stpd.MODELS)
     check_choice("method", method, GAIN_MARGIN_METHODS)
     if method == "bisection":
@@ -231,8 +233,9 @@ def gain_margin(kp, kd, m, model="per_slot", method="crossing"):
 
 def _as_vector(name, values):
     array = np.atleast_1d(np.asarray(_stpd._check_gain(name, values), dtype=float))
-    if array.ndim != 1:
-        raise ParameterError(f"{name} must be a 1-D array of gains, got shape {array.shape}")
+    if array.ndim != 1 or array.size == 0:
+        raise ParameterError(
+            f"{name} must be a non-empty 1-D array of gains, got shape {array.shape}")
     return array
 
 

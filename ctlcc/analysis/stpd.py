@@ -47,6 +47,7 @@ import scipy.signal
 import sympy as sp
 
 from .._validation import (
+    check_bool,
     check_choice,
     check_finite,
     check_interval,
@@ -73,6 +74,12 @@ __all__ = [
 
 #: Loop models :func:`stpd_loop` can build.
 MODELS = ("per_slot", "per_rtt")
+
+#: Largest round trip the z-domain analysis accepts. [slots]  The loop's
+#: characteristic polynomial has degree m + 2 (per slot); dense root finding
+#: beyond ten thousand is slow and inexact, and a typo such as m = 1e308
+#: must fail at once rather than exhaust memory.
+MAX_SLOTS = 10_000
 #: Outputs of :meth:`StpdLoop.transfer_function`.
 OUTPUTS = ("arrival", "occupancy")
 #: Inputs of :meth:`StpdLoop.transfer_function`.
@@ -199,9 +206,9 @@ class StpdLoop:
     model: str = "per_slot"
 
     def __post_init__(self):
-        object.__setattr__(self, "kp", float(_check_gain("kp", self.kp)))
-        object.__setattr__(self, "kd", float(_check_gain("kd", self.kd)))
-        object.__setattr__(self, "m", check_positive_int("m", self.m))
+        object.__setattr__(self, "kp", float(_check_gain("kp", self.kp, scalar=True)))
+        object.__setattr__(self, "kd", float(_check_gain("kd", self.kd, scalar=True)))
+        object.__setattr__(self, "m", check_positive_int("m", self.m, maximum=MAX_SLOTS))
         check_choice("model", self.model, MODELS)
 
     def symbolic(self, numeric=True):
@@ -217,6 +224,7 @@ class StpdLoop:
         -------
         StpdSymbolic
         """
+        check_bool("numeric", numeric)
         generic = _derive(self.m, self.model)
         if not numeric:
             return generic
@@ -255,6 +263,8 @@ class StpdLoop:
         >>> np.round(tf.num[0][0], 3).tolist()
         [0.401, -0.769, 0.368]
         """
+        check_choice("output", output, ("arrival", "occupancy"))
+        check_choice("input", input, ("reference", "departure"))
         numerator, denominator = self._ratio(output, input)
         return control.tf(numerator, denominator, dt=1)
 
@@ -618,16 +628,15 @@ def spectral_radius(kp, kd, m, model="per_slot"):
 # -- private helpers ------------------------------------------------------
 
 
-def _check_gain(name, value):
-    check_finite(name, value)
-    return check_nonnegative(name, value)
+def _check_gain(name, value, scalar=False):
+    return check_nonnegative(name, value, scalar=scalar)
 
 
 def _coefficient_rows(kp, kd, m, model):
     """Validated, broadcast characteristic coefficients as a list of arrays."""
     kp = np.asarray(_check_gain("kp", kp), dtype=float)
     kd = np.asarray(_check_gain("kd", kd), dtype=float)
-    m = check_positive_int("m", m)
+    m = check_positive_int("m", m, maximum=MAX_SLOTS)
     check_choice("model", model, MODELS)
     shape = np.broadcast_shapes(kp.shape, kd.shape)
     entries = _coefficient_function(m, model)(kp, kd)

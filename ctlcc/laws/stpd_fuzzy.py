@@ -382,8 +382,7 @@ class FuzzySupervisor:
         """
         check_choice("gain", gain, GAINS)
         low, high = self._config.output_universe[gain]
-        y = np.asarray(check_interval(f"{gain} values", np.asarray(values, dtype=float),
-                                      low, high, closed="both"), dtype=float)
+        y = np.asarray(check_interval("values", values, low, high, closed="both"), dtype=float)
         shapes = _output_shapes(self._config.output_maxima[gain], (low, high))
         return np.stack([_evaluate_shape(y.ravel(), shape) for shape in shapes]).reshape((5,) + y.shape)
 
