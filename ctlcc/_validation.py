@@ -8,6 +8,8 @@ its argument (as a float or float array when numeric) so that it can be used
 inline: ``kp = check_nonnegative("kp", kp)``.
 """
 
+import functools
+import inspect
 import numbers
 
 import numpy as np
@@ -28,6 +30,7 @@ __all__ = [
     "check_sequence",
     "check_int_array",
     "check_result",
+    "finite_result",
 ]
 
 
@@ -287,3 +290,47 @@ def check_result(what, value, **inputs):
     raise ParameterError(
         f"{what} is not finite (got {_describe(arr[~np.isfinite(arr)])}) for {given}: "
         "the inputs are beyond double precision's range")
+
+
+def finite_result(func):
+    """Decorator: refuse a NaN/inf result of *func* with :func:`check_result`.
+
+    For closed-form bounds whose arguments are each checked but whose
+    arithmetic can still overflow (``mss=1e308``): the message names every
+    numeric argument of the call as the user wrote it.  Tuples of results
+    are checked element by element; sympy results pass unchecked.
+    """
+    signature = inspect.signature(func)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            out = func(*args, **kwargs)
+        parts = out if isinstance(out, tuple) else (out,)
+        for part in parts:
+            if _non_finite(part):
+                bound = signature.bind(*args, **kwargs)
+                inputs = {k: v for k, v in bound.arguments.items() if _is_numeric_input(v)}
+                check_result(func.__name__, part, **inputs)
+        return out
+
+    return wrapper
+
+
+def _non_finite(value):
+    if is_symbolic(value):
+        return False
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):
+        return False
+    return arr.dtype.kind in "fc" and not np.all(np.isfinite(arr))
+
+
+def _is_numeric_input(value):
+    if isinstance(value, (bool, np.bool_, str)) or value is None or is_symbolic(value):
+        return False
+    try:
+        return np.asarray(value).dtype.kind in "iuf"
+    except (TypeError, ValueError):
+        return False

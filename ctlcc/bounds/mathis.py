@@ -25,7 +25,7 @@ import warnings
 
 import numpy as np
 
-from .._validation import check_choice, check_interval, check_positive
+from .._validation import check_choice, check_interval, check_positive, finite_result
 
 __all__ = ["MATHIS_CONSTANTS", "VALIDITY_LIMIT", "MathisValidityWarning",
            "mathis_constant", "mathis_rate"]
@@ -77,6 +77,7 @@ def mathis_constant(model="cbraa"):
     return MATHIS_CONSTANTS[model]
 
 
+@finite_result
 def mathis_rate(p, rtt, mss=1.0, C=None):
     """Square-root-law rate ``C * mss / (rtt * sqrt(p))``.
 
@@ -118,9 +119,9 @@ def mathis_rate(p, rtt, mss=1.0, C=None):
     rtt = check_positive("rtt", rtt)
     mss = check_positive("mss", mss)
     if C is None or isinstance(C, str):
-        C = mathis_constant("cbraa" if C is None else C)
+        C = mathis_constant("cbraa" if C is None else check_choice("C", C, tuple(MATHIS_CONSTANTS)))
     else:
-        C = check_positive("C", C)
+        C = check_positive("C", C, scalar=True)
     if np.any(np.asarray(p) > VALIDITY_LIMIT):
         warnings.warn(
             f"p > {VALIDITY_LIMIT}: the square-root law (004 eq. (1)) is stated "

@@ -8,11 +8,12 @@ where they part from :func:`ctlcc.bounds.mathis_rate`.
 
 import numpy as np
 
-from .._validation import check_interval, check_positive
+from .._validation import check_bool, check_interval, check_positive, finite_result
 
 __all__ = ["pftk_rate", "pftk_window", "tfrc_rate"]
 
 
+@finite_result
 def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
     """PFTK send rate of a bulk TCP Reno flow, with timeouts.
 
@@ -72,7 +73,8 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
     rtt = np.asarray(check_positive("rtt", rtt), dtype=float)
     rto = np.asarray(check_positive("rto", rto), dtype=float)
     mss = np.asarray(check_positive("mss", mss), dtype=float)
-    b = check_positive("b", b)
+    b = np.float64(check_positive("b", b, scalar=True))
+    check_bool("approximate", approximate)
     if wmax is None:
         wmax_arr = np.inf
     else:
@@ -97,6 +99,7 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
     return _scalar(mss * rate)
 
 
+@finite_result
 def pftk_window(p, b=1):
     """Unconstrained mean window E[W] of PFTK eq. (13).
 
@@ -118,11 +121,12 @@ def pftk_window(p, b=1):
     17.279
     """
     p = np.asarray(check_interval("p", p, 0.0, 1.0, closed="right"), dtype=float)
-    b = check_positive("b", b)
+    b = np.float64(check_positive("b", b, scalar=True))
     c = (2.0 + b) / (3.0 * b)
     return _scalar(c + np.sqrt(8.0 * (1.0 - p) / (3.0 * b * p) + c**2))
 
 
+@finite_result
 def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
     """TFRC throughput equation of RFC 5348 §3.1.
 
@@ -160,7 +164,7 @@ def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
     p = np.asarray(check_interval("p", p, 0.0, 1.0, closed="right"), dtype=float)
     rtt = np.asarray(check_positive("rtt", rtt), dtype=float)
     mss = np.asarray(check_positive("mss", mss), dtype=float)
-    b = check_positive("b", b)
+    b = np.float64(check_positive("b", b, scalar=True))
     t_rto = 4.0 * rtt if t_rto is None else np.asarray(check_positive("t_rto", t_rto), dtype=float)
     den = rtt * np.sqrt(2.0 * b * p / 3.0) + t_rto * (3.0 * np.sqrt(3.0 * b * p / 8.0)) * p * (1.0 + 32.0 * p**2)
     return _scalar(mss / den)
@@ -168,9 +172,11 @@ def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
 
 def _q_hat(p, w):
     """PFTK's probability that a loss is a timeout, Q-hat(w) (eq. (28))."""
-    q = 1.0 - p
-    num = (1.0 - q**3) * (1.0 + q**3 * (1.0 - q ** (w - 3.0)))
-    den = 1.0 - q**w
+    # 1 - q**k as -expm1(k log1p(-p)): exact for p below 1e-16, where q = 1 - p
+    # rounds to 1 and the printed form is 0/0 (NaN)
+    log_q = np.log1p(-p)
+    num = -np.expm1(3.0 * log_q) * (1.0 + np.exp(3.0 * log_q) * -np.expm1((w - 3.0) * log_q))
+    den = -np.expm1(w * log_q)
     return np.minimum(1.0, num / den)
 
 
