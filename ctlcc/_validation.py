@@ -188,13 +188,16 @@ def check_int_array(name, value, minimum=1, maximum=None):
     Returns an int64 array (0-d for a scalar).  Floats with integral values
     are accepted; booleans, strings, NaN and fractions are refused.
     """
-    expected = f"{name} must be an integer or array of integers {_int_range(minimum, maximum)}"
+    expected = f"{name} must be an integer {_int_range(minimum, maximum)} (or an array of them)"
     arr = _as_float(name, value)
     bad = ~np.isfinite(arr) | (arr != np.round(arr)) | (arr < minimum)
     if maximum is not None:
         bad |= arr > maximum
     if np.any(bad):
-        raise ParameterError(f"{expected}, got {_describe(arr[bad])}")
+        shown = arr[bad]
+        if np.all(np.isfinite(shown) & (shown == np.round(shown)) & (np.abs(shown) < 2**53)):
+            shown = shown.astype(np.int64)
+        raise ParameterError(f"{expected}, got {_describe(shown)}")
     return arr.astype(np.int64)
 
 

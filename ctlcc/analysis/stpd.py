@@ -629,6 +629,7 @@ def spectral_radius(kp, kd, m, model="per_slot"):
 
 
 def _check_gain(name, value, scalar=False):
+    check_finite(name, value, scalar=scalar)
     return check_nonnegative(name, value, scalar=scalar)
 
 
