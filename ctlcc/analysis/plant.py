@@ -27,6 +27,7 @@ import sympy as sp
 
 from .._validation import (
     check_nonnegative,
+    check_result,
     check_positive,
     check_finite,
     is_symbolic,
@@ -101,9 +102,15 @@ class SlotScale:
     slot: float = field(init=False)
 
     def __post_init__(self):
-        check_positive("capacity", self.capacity)
-        check_positive("packet_size", self.packet_size)
-        object.__setattr__(self, "slot", 8.0 * self.packet_size / self.capacity)
+        check_positive("capacity", self.capacity, scalar=True)
+        check_positive("packet_size", self.packet_size, scalar=True)
+        slot = check_result("slot", 8.0 * self.packet_size / self.capacity,
+                            capacity=self.capacity, packet_size=self.packet_size)
+        if slot == 0:
+            raise ParameterError(
+                f"capacity and packet_size give a zero slot 8 packet_size / capacity; got "
+                f"capacity={self.capacity!r}, packet_size={self.packet_size!r}")
+        object.__setattr__(self, "slot", slot)
 
     @property
     def packets_per_second(self):
@@ -112,19 +119,24 @@ class SlotScale:
 
     def to_slots(self, seconds):
         """Convert a duration to slots (not rounded). [slots]"""
-        return np.asarray(check_nonnegative("seconds", seconds)) / self.slot
+        return check_result("to_slots", np.asarray(check_nonnegative("seconds", seconds)) / self.slot,
+                            seconds=seconds)
 
     def to_seconds(self, slots):
         """Convert a number of slots to a duration. [s]"""
-        return np.asarray(check_nonnegative("slots", slots)) * self.slot
+        return check_result("to_seconds", np.asarray(check_nonnegative("slots", slots)) * self.slot,
+                            slots=slots)
 
     def rate_to_normalised(self, rate):
         """Convert a packet rate [packets/s] to packets per slot."""
-        return np.asarray(check_nonnegative("rate", rate)) * self.slot
+        return check_result("rate_to_normalised",
+                            np.asarray(check_nonnegative("rate", rate)) * self.slot, rate=rate)
 
     def rate_to_physical(self, normalised_rate):
         """Convert packets per slot to a packet rate. [packets/s]"""
-        return np.asarray(check_nonnegative("normalised_rate", normalised_rate)) / self.slot
+        return check_result("rate_to_physical",
+                            np.asarray(check_nonnegative("normalised_rate", normalised_rate))
+                            / self.slot, normalised_rate=normalised_rate)
 
     def round_trip_slots(self, round_trip_time):
         """Round trip as the integer loop delay m of eq. 4.1. [slots]
@@ -137,8 +149,9 @@ class SlotScale:
             If the round trip is shorter than half a slot (m would be 0;
             the error is always seen at least one slot late).
         """
-        rtt = check_positive("round_trip_time", round_trip_time)
-        m = int(np.rint(rtt / self.slot))
+        rtt = check_positive("round_trip_time", round_trip_time, scalar=True)
+        m = check_result("round_trip_slots", np.rint(rtt / self.slot), round_trip_time=rtt)
+        m = int(m)
         if m < 1:
             raise ParameterError(
                 f"round_trip_time must be at least half a slot ({self.slot / 2:g} s) "
@@ -148,7 +161,9 @@ class SlotScale:
 
     def bdp_packets(self, round_trip_time):
         """Bandwidth-delay product of a round trip. [packets]"""
-        return np.asarray(check_positive("round_trip_time", round_trip_time)) / self.slot
+        return check_result("bdp_packets",
+                            np.asarray(check_positive("round_trip_time", round_trip_time))
+                            / self.slot, round_trip_time=round_trip_time)
 
 
 def queue_step(previous, arrivals, departures, buffer=np.inf):
@@ -181,6 +196,10 @@ def queue_step(previous, arrivals, departures, buffer=np.inf):
     check_nonnegative("arrivals", arrivals)
     check_nonnegative("departures", departures)
     check_positive("buffer", buffer, allow_inf=True)
+    if np.any(np.greater(previous, buffer)):
+        raise ParameterError(
+            f"previous must be <= buffer (a queue never holds more), got previous={previous!r}, "
+            f"buffer={buffer!r}")
     raw = np.asarray(previous, dtype=float) + arrivals - departures
     dropped = np.maximum(raw - buffer, 0.0)
     occupancy = np.clip(raw, 0.0, buffer)

@@ -447,6 +447,13 @@ class StpdLoop:
                 f"model={self.model!r}"
             )
         probability = np.asarray(check_interval("prob", prob, 0.0, 1.0), dtype=float)
+        if probability.size == 0:
+            raise ParameterError(f"prob must hold at least one probability, got {prob!r}")
+        if np.any(probability < 1.0 / _MAX_RESPONSE_SLOTS):
+            raise ParameterError(
+                f"prob must be >= 1/{_MAX_RESPONSE_SLOTS} (one loss per at most "
+                f"{_MAX_RESPONSE_SLOTS} slots, the longest response computed), got "
+                f"{probability[probability < 1.0 / _MAX_RESPONSE_SLOTS].ravel()[:3].tolist()}")
         self.require_stable("throughput under loss (eq. 4.19)")
         cycle = np.maximum(np.rint(1.0 / probability), 1).astype(np.int64)
         deviation = self._loss_deviation(int(cycle.max()))

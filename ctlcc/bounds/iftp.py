@@ -404,7 +404,8 @@ def worst_case_bandwidth(P, tau, timeout=None):
     """
     P = check_positive("P", P)
     tau = check_nonnegative("tau", tau)
-    timeout = worst_case_timeout() if timeout is None else check_positive("timeout", timeout)
+    timeout = (worst_case_timeout() if timeout is None
+               else check_positive("timeout", timeout, scalar=True))
     return _out(P / (tau + timeout))
 
 
