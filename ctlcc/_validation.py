@@ -305,16 +305,22 @@ def finite_result(func):
     """
     signature = inspect.signature(func)
 
+    def inputs(args, kwargs):
+        bound = signature.bind(*args, **kwargs)
+        return {k: v for k, v in bound.arguments.items() if _is_numeric_input(v)}
+
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            out = func(*args, **kwargs)
+        try:
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                out = func(*args, **kwargs)
+        except (OverflowError, ZeroDivisionError) as err:  # Python-float arithmetic
+            check_result(func.__name__, np.inf, **inputs(args, kwargs))
+            raise AssertionError("unreachable") from err
         parts = out if isinstance(out, tuple) else (out,)
         for part in parts:
             if _non_finite(part):
-                bound = signature.bind(*args, **kwargs)
-                inputs = {k: v for k, v in bound.arguments.items() if _is_numeric_input(v)}
-                check_result(func.__name__, part, **inputs)
+                check_result(func.__name__, part, **inputs(args, kwargs))
         return out
 
     return wrapper

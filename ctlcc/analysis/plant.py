@@ -268,12 +268,18 @@ def simulate_queue(arrivals, departures=1.0, initial=0.0, buffer=np.inf):
     >>> trace.occupancy.tolist(), trace.dropped.tolist()
     ([1.0, 1.5, 0.5, 0.0], [0.0, 0.5, 0.0, 0.0])
     """
-    a = np.asarray(check_nonnegative("arrivals", np.asarray(arrivals, dtype=float)), dtype=float)
-    d = np.broadcast_to(
-        np.asarray(check_nonnegative("departures", departures), dtype=float), a.shape
-    )
-    b = check_nonnegative("initial", initial)
-    check_positive("buffer", buffer, allow_inf=True)
+    a = np.asarray(check_nonnegative("arrivals", arrivals), dtype=float)
+    if a.ndim != 1 or a.size == 0:
+        raise ParameterError(f"arrivals must be a non-empty 1-D array, got shape {a.shape}")
+    d = np.asarray(check_nonnegative("departures", departures), dtype=float)
+    if d.shape not in ((), a.shape):
+        raise ParameterError(
+            f"departures must be a number or one per slot ({a.size}), got shape {d.shape}")
+    d = np.broadcast_to(d, a.shape)
+    b = check_nonnegative("initial", initial, scalar=True)
+    check_positive("buffer", buffer, allow_inf=True, scalar=True)
+    if b > buffer:
+        raise ParameterError(f"initial must be <= buffer, got initial={initial!r}, buffer={buffer!r}")
     occupancy = np.empty_like(a)
     dropped = np.empty_like(a)
     unused = np.empty_like(a)

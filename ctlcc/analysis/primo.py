@@ -63,7 +63,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from .._validation import (check_bool, check_finite, check_instance, check_int_array,
+from .._validation import (check_bool, check_choice, check_finite, check_instance, check_int_array,
                           check_interval, check_nonnegative, check_positive, check_positive_int)
 from ..errors import ParameterError
 from ..laws import primo as _law
@@ -431,9 +431,13 @@ class PrimoLoop:
         -------
         PrimoTrace
         """
+        check_choice("model", model, ("law", "piecewise_linear"))
         steps = _steps("duration", duration, self.capacity)
-        x0 = self.capacity if initial_rate is None else check_positive("initial_rate", initial_rate)
-        b0 = check_nonnegative("initial_queue", initial_queue)
+        x0 = (self.capacity if initial_rate is None
+              else check_interval("initial_rate", initial_rate, 0.0, _MAX_RATE_FACTOR
+                                  * self.capacity, closed="right", scalar=True))
+        b0 = check_interval("initial_queue", initial_queue, 0.0, self.buffer, closed="both",
+                            scalar=True)
         if model == "law":
             return self._simulate_law(steps, x0, b0)
         if model == "piecewise_linear":
@@ -1007,6 +1011,9 @@ _REGIME_CODE = {name: index for index, name in enumerate(REGIMES)}
 _MAX_STEPS = 10**7
 #: Most limit-cycle periods :meth:`PrimoLoop.limit_cycle` averages.
 _MAX_CYCLES = 10_000
+#: Largest initial rate of :meth:`PrimoLoop.simulate`, in capacities: above it
+#: the first regime update overflows the law's rate arithmetic.
+_MAX_RATE_FACTOR = 1e6
 #: Largest delay of :func:`spectral_radius_map`. [slots]
 _MAX_MAP_DELAY = 10_000
 
