@@ -547,7 +547,8 @@ CASES += [
               round_trip_times=("seq", "pos"), forward_delays=("seq", "nonneg"),
               ftt_refs=("seq", "pos"), buffer="pos_inf")),
     Case("analysis.plant.queue_transfer", plant.queue_transfer, {}, dict(z="skip"),
-         extra=(("z a number", dict(z=1.5), RAISE, "z"), ("z a str", dict(z="z"), RAISE, "z"))),
+         extra=(("z a str", dict(z="z"), RAISE, "z"), ("z zero", dict(z=0), RAISE, "z"),
+                ("z a number", dict(z=1.5), FINITE, "z"))),
     Case("PrimoSharedTrace.fairness", _method(_SHARED_TRACE, "fairness"), {},
          dict(start=("interval", 0.0, 1.0, "left")), check=_in_range(0.0, 100.0),
          covers=(aprimo.PrimoSharedTrace.fairness,)),
@@ -716,11 +717,11 @@ SIM_KNOWN_FAILURES = {
 _RESULT = ("result record: built by ctlcc from checked inputs and returned to the user; "
            "its constructor stores what it is given")
 EXEMPT = [
-    (ctlcc.CtlccError, "exception class"),
+    (ctlcc.CtlccError, "exception class: nothing to validate"),
     (ctlcc.ParameterError, "exception class (the one the harness expects)"),
     (ctlcc.UnstableLoopError, "exception class (message and spectral radius given by ctlcc)"),
     (ctlcc.errors.ConservationError, "exception class raised by the packet engine"),
-    (mathis.MathisValidityWarning, "warning class"),
+    (mathis.MathisValidityWarning, "warning class: nothing to validate"),
     (lprimo.regime_update, "documented plain-arithmetic core of Algorithm 1 that also takes "
                            "sympy symbols; next_rate is the checked entry point"),
     (fluid.reno_window_derivative, "documented unchecked arithmetic core (sympy derives the "

@@ -22,6 +22,8 @@ the z-domain loops in :mod:`ctlcc.analysis` are derived from them.
 
 from dataclasses import dataclass, field
 
+import numbers
+
 import numpy as np
 import sympy as sp
 
@@ -239,6 +241,9 @@ def queue_transfer(z=None):
     z/(z - 1)
     """
     z = sp.Symbol("z") if z is None else z
+    if not (is_symbolic(z) or (isinstance(z, numbers.Number) and not isinstance(z, bool)
+                               and z != 0 and np.isfinite(complex(z)))):
+        raise ParameterError(f"z must be a sympy expression or a finite non-zero number, got {z!r}")
     A, B, D = sp.symbols("A B D")
     solution = sp.solve(sp.Eq(B, queue_step_linear(B / z, A, D)), B)[0]
     return sp.simplify(solution / (A - D))

@@ -664,6 +664,7 @@ class PrimoSharedTrace:
 
     def shares(self, start=0.5):
         """Mean share of each flow over the last ``1 - start`` of the run. [1]"""
+        start = check_interval("start", start, 0.0, 1.0, closed="left", scalar=True)
         tail = self.rates[int(start * len(self.time)):]
         mean = tail.mean(axis=0)
         return mean / mean.sum()

@@ -107,7 +107,7 @@ class PrimoParams:
 
     def factor(self, regime_name):
         """The factor F of a regime (None for "hold")."""
-        _check_regime(regime_name)
+        _check_regime(regime_name, "regime_name")
         return {"strong": self.F_str, "moderate": self.F_mod, "release": self.F_rel,
                 "hold": None}[regime_name]
 
@@ -283,6 +283,7 @@ def timeout_backoff(rate, timeout):
     return rate / 2, 2 * timeout
 
 
-def _check_regime(name):
-    if name not in REGIMES:
-        raise ParameterError(f"regime must be one of {', '.join(map(repr, REGIMES))}; got {name!r}")
+def _check_regime(name, argument="regime"):
+    if not (isinstance(name, str) and name in REGIMES):
+        raise ParameterError(
+            f"{argument} must be one of {', '.join(map(repr, REGIMES))}; got {name!r}")

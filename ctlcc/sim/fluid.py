@@ -340,6 +340,7 @@ class Red:
         >>> Red(100, 300, 0.1).probability(np.array([50.0, 200.0, 400.0])).tolist()
         [0.0, 0.05, 1.0]
         """
+        queue = check_nonnegative("queue", queue)
         return self._map(queue, np.asarray(self.min_threshold), np.asarray(self.max_threshold),
                          np.asarray(self.max_probability))
 
@@ -614,10 +615,11 @@ class RenoLinearisation:
 
     def frequency_response(self, omega):
         """P(j omega) including the delay. [packets per unit probability]"""
-        s = 1j * np.asarray(omega, dtype=float)
+        s = 1j * np.asarray(check_nonnegative("omega", omega), dtype=float)
         return (self.gain * np.exp(-s * self.round_trip)
                 / ((s + self.window_pole) * (s + self.queue_pole)))
 
+    @finite_result
     def step_response(self, time, amplitude):
         """Queue deviation after a step of the marking probability.
 
@@ -636,7 +638,11 @@ class RenoLinearisation:
         ndarray
             delta_q. [packets]
         """
-        t = np.asarray(time, dtype=float) - self.round_trip
+        check_finite("amplitude", amplitude, scalar=True)
+        time = np.asarray(check_nonnegative("time", time), dtype=float)
+        if time.ndim != 1 or time.size == 0:
+            raise ParameterError(f"time must be a non-empty 1-D array, got shape {time.shape}")
+        t = time - self.round_trip
         a, b = self.window_pole, self.queue_pole
         shape = (1 - (b * np.exp(-a * np.clip(t, 0, None)) - a * np.exp(-b * np.clip(t, 0, None)))
                  / (b - a)) / (a * b)
