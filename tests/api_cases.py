@@ -572,7 +572,7 @@ CASES += [
     Case("sim.fluid.RenoLinearisation.step_response",
          _method(_LINEARISATION, "step_response"),
          dict(time=np.array([0.0, 0.5, 1.0]), amplitude=1e-4),
-         dict(time=("seq", "nonneg"), amplitude="real"),
+         dict(time=("seq", "real"), amplitude="real"),
          covers=(fluid.RenoLinearisation.step_response,)),
 ]
 

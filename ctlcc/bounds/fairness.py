@@ -49,6 +49,13 @@ def jain_fairness(x, axis=-1):
             f"{arr.shape}, got {axis!r}")
     if arr.shape[axis] == 0:
         raise ParameterError(f"x must be an array with at least one flow, got {x!r}")
+    # the index is scale-free: divide by the largest share first so that tiny
+    # (1e-300) or huge (1e300) throughputs neither underflow nor overflow
+    scale = arr.max(axis=axis, keepdims=True)
+    if np.any(scale == 0):
+        raise ParameterError(
+            f"x must not be all zero along axis (the index is undefined), got {x!r:.80}")
+    arr = arr / scale
     total = arr.sum(axis=axis)
     squares = (arr * arr).sum(axis=axis)
     if np.any(squares == 0):

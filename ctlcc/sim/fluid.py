@@ -639,7 +639,7 @@ class RenoLinearisation:
             delta_q. [packets]
         """
         check_finite("amplitude", amplitude, scalar=True)
-        time = np.asarray(check_nonnegative("time", time), dtype=float)
+        time = np.asarray(check_finite("time", time), dtype=float)
         if time.ndim != 1 or time.size == 0:
             raise ParameterError(f"time must be a non-empty 1-D array, got shape {time.shape}")
         t = time - self.round_trip
