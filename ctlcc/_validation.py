@@ -8,6 +8,7 @@ its argument (as a float or float array when numeric) so that it can be used
 inline: ``kp = check_nonnegative("kp", kp)``.
 """
 
+import contextlib
 import functools
 import inspect
 import numbers
@@ -31,6 +32,7 @@ __all__ = [
     "check_int_array",
     "check_result",
     "finite_result",
+    "argument_name",
 ]
 
 
@@ -343,3 +345,21 @@ def _is_numeric_input(value):
         return np.asarray(value).dtype.kind in "iuf"
     except (TypeError, ValueError):
         return False
+
+
+@contextlib.contextmanager
+def argument_name(inner, outer):
+    """Re-raise a ParameterError about field *inner* under the user's name *outer*.
+
+    For builders that pass their arguments on to inner objects:
+    ``with argument_name("rate", "access_rate"): Link(..., rate=access_rate)``
+    turns "rate must be in (0, inf), got -1" into "access_rate must be ...".
+    Only a message that starts with *inner* is renamed.
+    """
+    try:
+        yield
+    except ParameterError as err:
+        message = str(err)
+        if message.startswith(inner) and not message[len(inner):len(inner) + 1].isidentifier():
+            raise type(err)(outer + message[len(inner):]) from err
+        raise

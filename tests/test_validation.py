@@ -99,3 +99,13 @@ def test_finite_result_names_every_numeric_input():
     # symbols pass through untouched
     p = sp.Symbol("p")
     assert sp.simplify(rate(p) - 1 / p) == 0
+
+
+def test_argument_name_renames_the_inner_field():
+    with pytest.raises(ParameterError, match=r"^access_rate must be in \(0, inf\), got -1.0$"):
+        with v.argument_name("rate", "access_rate"):
+            v.check_positive("rate", -1.0)
+    # another field's message is left alone
+    with pytest.raises(ParameterError, match=r"^rates must be"):
+        with v.argument_name("rate", "access_rate"):
+            v.check_positive("rates", -1.0)

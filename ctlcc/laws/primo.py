@@ -165,7 +165,9 @@ def regime_update(old_rate, rate, rcv_rate, factor, W1, W2):
 
     ``W2*rate + (1 - W2)*(old_rate - W1*(old_rate - factor*rcv_rate))``.
     Accepts floats, arrays and sympy symbols; ``factor=None`` is the hold
-    regime and returns *rate* unchanged.
+    regime and returns *rate* unchanged.  An unchecked arithmetic core (NaN
+    in, NaN out) so that the analysis can call it on symbols: the checked
+    entry point is :func:`next_rate`.
 
     Parameters
     ----------
