@@ -595,27 +595,27 @@ from ctlcc.sim import scenarios  # noqa: E402
 
 SIM_PROTOCOLS = ("reno", "newreno", "vegas", "stpd", "primo")
 
-SIM_CASES = [
-    Case("sim.scenarios.Bernoulli", scenarios.Bernoulli, dict(p=0.01), dict(p=UNIT)),
-    Case("sim.scenarios.GilbertElliott", scenarios.GilbertElliott,
+_SIM_FACTORIES = [
+    lambda: Case("sim.scenarios.Bernoulli", scenarios.Bernoulli, dict(p=0.01), dict(p=UNIT)),
+    lambda: Case("sim.scenarios.GilbertElliott", scenarios.GilbertElliott,
          dict(mean_good=100.0, mean_bad=5.0),
          dict(mean_good="pos", mean_bad="pos", loss_good=UNIT, loss_bad=UNIT)),
-    Case("sim.scenarios.GilbertElliott.from_burst", scenarios.GilbertElliott.from_burst,
+    lambda: Case("sim.scenarios.GilbertElliott.from_burst", scenarios.GilbertElliott.from_burst,
          dict(mean_burst_packets=5.0, loss_ratio=0.01, packet_time=1e-3),
          dict(mean_burst_packets="pos", loss_ratio=OPEN_UNIT, packet_time="pos")),
-    Case("sim.scenarios.PacketList", scenarios.PacketList, dict(indices=(3, 10)),
+    lambda: Case("sim.scenarios.PacketList", scenarios.PacketList, dict(indices=(3, 10)),
          dict(indices=("seq", "int0"))),
-    Case("sim.scenarios.Link", scenarios.Link, dict(a="S", b="R", rate=1e6, delay=0.01),
+    lambda: Case("sim.scenarios.Link", scenarios.Link, dict(a="S", b="R", rate=1e6, delay=0.01),
          dict(a=("obj", str), b=("obj", str), rate="pos", delay="nonneg", buffer="int1"),
          extra=(("buffer 'abc'", dict(buffer="abc"), RAISE, "buffer"),
                 ("loss a str", dict(loss="0.1"), RAISE, "loss"))),
-    Case("sim.scenarios.Flow", scenarios.Flow, dict(path=("S", "R", "D")),
+    lambda: Case("sim.scenarios.Flow", scenarios.Flow, dict(path=("S", "R", "D")),
          dict(protocol=("choice", SIM_PROTOCOLS), start="nonneg", stop="pos_inf"),
          allow_inf=True,
          extra=(("path a str", dict(path="SD"), RAISE, "path"),
                 ("primo not params", dict(primo="fast"), RAISE, "primo"),
                 ("stop before start", dict(start=5.0, stop=1.0), RAISE, "stop"))),
-    Case("sim.scenarios.TcpOptions", scenarios.TcpOptions, {},
+    lambda: Case("sim.scenarios.TcpOptions", scenarios.TcpOptions, {},
          dict(initial_window="int1", min_rto="pos", initial_rto="pos", max_rto="pos",
               max_window="int1", dupack_threshold="int1", vegas_alpha="nonneg",
               vegas_beta="nonneg", vegas_gamma="nonneg", limited_transmit="bool"),
@@ -623,33 +623,34 @@ SIM_CASES = [
          extra=(("max_rto below min_rto", dict(min_rto=2.0, max_rto=1.0), RAISE, "max_rto"),
                 ("vegas_gamma str", dict(vegas_gamma="abc"), RAISE, "vegas_gamma"),
                 ("max_window 1e9", dict(max_window=10**9), RAISE, "max_window"))),
-    Case("sim.scenarios.single_bottleneck", scenarios.single_bottleneck, {},
+    lambda: Case("sim.scenarios.single_bottleneck", scenarios.single_bottleneck, {},
          dict(access_rate="pos", access_delay="nonneg", bottleneck_rate="pos",
               bottleneck_delay="nonneg", buffer="int1", protocol=("choice", SIM_PROTOCOLS),
               n="int1", start="nonneg", access_buffer="int1"), allow_inf=True),
-    Case("sim.scenarios.dumbbell", scenarios.dumbbell, dict(n=2),
+    lambda: Case("sim.scenarios.dumbbell", scenarios.dumbbell, dict(n=2),
          dict(n="int1", access_rate="pos", bottleneck_rate="pos", bottleneck_delay="nonneg",
               buffer="int1", protocol=("choice", SIM_PROTOCOLS), access_buffer="int1"),
          allow_inf=True),
-    Case("sim.scenarios.parking_lot", scenarios.parking_lot, {},
+    lambda: Case("sim.scenarios.parking_lot", scenarios.parking_lot, {},
          dict(hops="int1", router_rate="pos", router_delay="nonneg", buffer="int1",
               access_rate="pos", access_delay="nonneg", protocol=("choice", SIM_PROTOCOLS),
               access_buffer="int1"), allow_inf=True),
-    Case("sim.scenarios.preset", scenarios.preset, dict(name="thesis_fig4_7"),
+    lambda: Case("sim.scenarios.preset", scenarios.preset, dict(name="thesis_fig4_7"),
          dict(name=("choice", tuple(scenarios.PRESETS))), allow_inf=True),
-    *[Case(f"sim.scenarios.{name}", builder, {},
-           dict(protocol=("choice", SIM_PROTOCOLS), buffer="int1"), allow_inf=True)
+    *[(lambda name=name, builder=builder: Case(
+        f"sim.scenarios.{name}", builder, {},
+        dict(protocol=("choice", SIM_PROTOCOLS), buffer="int1"), allow_inf=True))
       for name, builder in scenarios.PRESETS.items()],
-    Case("sim.scenarios.Scenario.with_flows",
+    lambda: Case("sim.scenarios.Scenario.with_flows",
          _method(scenarios.thesis_fig4_7(), "with_flows"), dict(protocol="reno"),
          dict(protocol=("choice", SIM_PROTOCOLS)), allow_inf=True,
          covers=(scenarios.Scenario.with_flows,)),
-    Case("sim.run", __import__("ctlcc.sim", fromlist=["run"]).run,
+    lambda: Case("sim.run", __import__("ctlcc.sim", fromlist=["run"]).run,
          dict(scenario=scenarios.thesis_fig4_7(), duration=0.5),
          dict(scenario=("obj", scenarios.Scenario), duration="pos", seed="int0", trace="bool",
               sample_interval="pos", rtt_every="int1"),
          none_ok=("sample_interval",), allow_inf=True),
-    Case("sim.jain_index", __import__("ctlcc.sim", fromlist=["jain_index"]).jain_index,
+    lambda: Case("sim.jain_index", __import__("ctlcc.sim", fromlist=["jain_index"]).jain_index,
          dict(values=np.array([1.0, 2.0])), dict(values="nonneg"), vector=("values",),
          check=_in_range(0.0, 1.0)),
 ]
@@ -671,16 +672,26 @@ def _on_result(name):
     return call
 
 
-SIM_CASES += [
-    Case("sim.SimResult.efficiency", _on_result("efficiency"), {},
+_SIM_FACTORIES += [
+    lambda: Case("sim.SimResult.efficiency", _on_result("efficiency"), {},
          dict(warmup=("interval", 0.0, 2.0, "left"), bottleneck="int0"),
          covers=(__import__("ctlcc.sim", fromlist=["SimResult"]).SimResult.efficiency,)),
-    Case("sim.primo_criteria",
+    lambda: Case("sim.primo_criteria",
          lambda **kw: __import__("ctlcc.sim", fromlist=["primo_criteria"]).primo_criteria(
              sim_result(), **kw), {},
          dict(warmup=("interval", 0.0, 2.0, "left"), bottleneck="int0"),
          covers=(__import__("ctlcc.sim", fromlist=["primo_criteria"]).primo_criteria,)),
 ]
+
+#: Scenario-API names a case refers to that no longer exist (the API is being
+#: reshaped on another branch): each must get a new case, see test_api_harness.
+SIM_MISSING = []
+SIM_CASES = []
+for _factory in _SIM_FACTORIES:
+    try:
+        SIM_CASES.append(_factory())
+    except AttributeError as _err:
+        SIM_MISSING.append(str(_err))
 
 #: Cases that still fail, with the reason (see the report of issue 16).
 # Measured on the validation branch before the senders merge; strict xfail, so a

@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 
 import ctlcc
 
-from .api_cases import CASES, EXEMPT, SIM_CASES, SIM_KNOWN_FAILURES, sim_result
+from .api_cases import CASES, EXEMPT, SIM_CASES, SIM_KNOWN_FAILURES, SIM_MISSING, sim_result
 from .api_harness import run_case
 
 #: Modules whose ``__all__`` is the public API the harness must cover.
@@ -77,6 +77,11 @@ def test_harness_covers_every_public_callable():
     missing = sorted(name for obj, name in public_callables().items()
                      if obj not in covered and obj not in exempt)
     assert not missing, "public callables without harness cases or exemption: " + ", ".join(missing)
+
+
+def test_sim_cases_match_the_scenario_api():
+    assert not SIM_MISSING, "SIM_CASES refer to names the scenario API lost: " + "; ".join(
+        SIM_MISSING)
 
 
 def test_exemptions_say_why():
