@@ -54,6 +54,8 @@ def _as_float(name, value, scalar=False):
     if value is None or isinstance(value, (str, bytes)):
         # np.asarray(None, float) is nan and np.asarray("1.5", float) is 1.5: refuse both
         raise ParameterError(f"{name} must be a real number, got {_short(value)}")
+    if isinstance(value, numbers.Real) and not isinstance(value, np.generic):
+        value = float(value)   # Fraction, Decimal-free reals: numpy would make an object array
     if isinstance(value, (list, tuple)) and _holds_bool(value):
         raise ParameterError(f"{name} must hold real numbers, got a boolean in {_short(value)}")
     try:
