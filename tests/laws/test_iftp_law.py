@@ -130,3 +130,11 @@ def test_window_law_loss_and_timeout():
         iftp.next_window(s, "dupack", 50)
     with pytest.raises(ParameterError, match="n must be an integer >= 1"):
         iftp.WindowState(0, 2)
+
+
+def test_slow_start_doubling_stops_at_the_receiver_window():
+    # Wmax is the receiver's maximum window (003 Fig. 1): slow start doubles n
+    # but never past it, even when ssthresh lies above Wmax (was 8 here).
+    assert iftp.next_window(iftp.WindowState(4, 64), "ack", Wmax=6) == iftp.WindowState(6, 64)
+    with pytest.raises(ParameterError, match=r"Wmax must be >= the current window state.n = 8"):
+        iftp.next_window(iftp.WindowState(8, 64), "ack", Wmax=6)
