@@ -20,6 +20,7 @@ Examples
 import math
 from dataclasses import dataclass, field
 
+from .errors import ParameterError
 from .references import reference
 
 __all__ = ["VERDICTS", "Claim"]
@@ -76,16 +77,24 @@ class Claim:
     seeds: tuple = field(default_factory=tuple)
 
     def __post_init__(self):
-        reference(self.paper)  # raises ValueError naming the valid keys
+        try:
+            reference(self.paper)
+        except ParameterError as err:  # reference() names its argument 'key'
+            raise ParameterError("paper" + str(err)[len("key"):]) from None
+        for name in ("location", "claim", "evidence", "reason", "unit"):
+            if not isinstance(getattr(self, name), str):
+                raise ParameterError(f"{name} must be a string, got {getattr(self, name)!r:.80}")
         if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+            raise ParameterError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if not isinstance(self.id, str) or not self.id:
-            raise ValueError(f"id must be a non-empty string, got {self.id!r}")
+            raise ParameterError(f"id must be a non-empty string, got {self.id!r}")
         if self.verdict in ("differs", "printed-error") and not self.reason:
-            raise ValueError(f"claim {self.id!r}: verdict {self.verdict!r} needs a reason")
+            raise ParameterError(f"reason must say why the verdict is {self.verdict!r} (claim "
+                                 f"{self.id!r}), got {self.reason!r}")
         if self.spread is not None and not (isinstance(self.spread, (int, float))
+                                            and not isinstance(self.spread, bool)
                                             and math.isfinite(self.spread) and self.spread >= 0):
-            raise ValueError(f"spread must be a finite number >= 0 or None, got {self.spread!r}")
+            raise ParameterError(f"spread must be a finite number >= 0 or None, got {self.spread!r}")
 
     def as_row(self):
         """The record as a flat dict (the columns of ``claims.csv``)."""

@@ -41,7 +41,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._validation import check_interval, check_positive, check_positive_int
+from ._validation import (check_choice, check_interval, check_nonnegative,
+                          check_nonnegative_int, check_positive_int, check_sequence)
 from .analysis import primo_loop, primo_shared_loop, stpd_loop
 from .bounds import mathis_rate, pftk_rate
 from .errors import ParameterError
@@ -63,6 +64,14 @@ __all__ = [
 
 #: Default seeds of the random-loss runs (three: enough for a spread).
 DEFAULT_SEEDS = (0, 1, 2)
+
+#: Longest simulated run a cross-check accepts. [s]  An hour of simulated
+#: time is far beyond every claim here (the defaults run 20-60 s); the cap
+#: turns a typo such as ``duration=1e308`` into an error instead of a hang.
+MAX_DURATION = 3600.0
+
+#: Most points or seeds a cross-check accepts (each is one or more runs).
+MAX_POINTS = 1000
 
 
 @dataclass(frozen=True)
@@ -188,7 +197,7 @@ def reno_square_root_law(probabilities=(1e-3, 3e-3, 1e-2), protocol="newreno", d
     >>> check.labels, bool(check.passed)
     (('p=0.01',), True)
     """
-    runs = _reno_runs(tuple(probabilities), protocol, float(duration), tuple(seeds), preset)
+    runs = _reno_runs(probabilities, protocol, duration, seeds, preset)
     capacity = runs["capacity"]
     predicted = np.array([min(float(mathis_rate(p, rtt, C="floyd")), capacity)
                           for p, rtt in zip(runs["p"], runs["rtt"])])
@@ -239,7 +248,7 @@ def reno_pftk(probabilities=(1e-3, 3e-3, 1e-2, 3e-2, 1e-1), protocol="newreno", 
     J. Padhye, V. Firoiu, D. Towsley, J. Kurose, "Modeling TCP throughput: a
     simple model and its empirical validation", SIGCOMM 1998, eq. (31).
     """
-    runs = _reno_runs(tuple(probabilities), protocol, float(duration), tuple(seeds), preset)
+    runs = _reno_runs(probabilities, protocol, duration, seeds, preset)
     capacity = runs["capacity"]
     predicted = np.array([min(float(pftk_rate(p, rtt, runs["rto"], wmax=runs["wmax"])), capacity)
                           for p, rtt in zip(runs["p"], runs["rtt"])])
@@ -296,8 +305,10 @@ def reno_sawtooth_utilisation(presets=("thesis_fig3_7_sufficient", "thesis_fig3_
         ``quantity``: bottleneck utilisation after the warm-up [1]; the
         queue maxima are in ``parameters["queue_max"]`` and ``note``.
     """
-    duration = check_positive("duration", duration)
-    warmup = check_interval("warmup", warmup, 0.0, duration, closed="left")
+    presets = check_sequence("presets", presets, _check_preset, max_length=MAX_POINTS)
+    protocol = check_choice("protocol", protocol, _RENO_PROTOCOLS)
+    duration = _check_duration(duration)
+    warmup = _check_warmup(warmup, duration)
     predicted, measured, queue_max, buffers, labels = [], [], [], [], []
     for name in presets:
         scenario = scenarios.preset(name, protocol=protocol)
@@ -387,9 +398,11 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=CALI
     ----------
     Xu (2002), eqs. (3.3)-(3.5), (4.1)-(4.11), §4.3.3.
     """
-    if model not in ("per_rtt", "per_slot"):
-        raise ParameterError(f"model must be one of 'per_rtt', 'per_slot'; got {model!r}")
-    kp, kd = gains
+    presets = check_sequence("presets", presets, _check_preset, max_length=MAX_POINTS)
+    kp, kd = _check_gains(gains)
+    model = check_choice("model", model, ("per_rtt", "per_slot"))
+    duration = _check_duration(duration)
+    excess = check_nonnegative_int("excess", excess, maximum=_MAX_EXCESS)
     predicted, measured, labels, bdps, curves = [], [], [], [], []
     for name in presets:
         probe = scenarios.preset(name, protocol="stpd", buffer=100)
@@ -462,8 +475,14 @@ def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=CAL
     ----------
     Xu (2002), eq. (4.19), §4.3.3, Fig. 4.6.
     """
-    m = check_positive_int("m", m)
-    kp, kd = gains
+    probabilities = _check_probabilities(probabilities)
+    kp, kd = _check_gains(gains)
+    m = check_positive_int("m", m, maximum=_MAX_SLOTS)
+    duration = _check_duration(duration)
+    seeds = _check_seeds(seeds)
+    if duration <= 10.0:
+        raise ParameterError(
+            f"duration must exceed the 10 s warm-up of this check; got {duration:g}")
     loop = stpd_loop(kp, kd, m)
     packet_time = 8000.0 / 1.5e6
     # round trip = 2 (0.2 ms + delay) + data on both hops + ACK on both hops
@@ -541,12 +560,13 @@ def primo_limit_cycle(bottleneck_rates=(1e6, 2e6, 8e6), duration=20.0, warmup=5.
     ----------
     Chatté, Ducourthial & Niculescu (2006), Algorithm 1, §III-E, §V-A.
     """
+    bottleneck_rates = check_sequence(
+        "bottleneck_rates", bottleneck_rates,
+        lambda name, x: check_interval(name, x, 0.0, 10e6, scalar=True), max_length=MAX_POINTS)
+    duration = _check_duration(duration)
+    warmup = _check_warmup(warmup, duration)
     predicted, measured, tolerance, labels, notes = [], [], [], [], []
     for bottleneck_rate in bottleneck_rates:
-        if not 0 < bottleneck_rate < 10e6:
-            raise ParameterError(
-                f"bottleneck_rates must lie in (0, 10e6) bit/s (the access links run at "
-                f"10 Mb/s and would become the bottleneck); got {bottleneck_rate!r}")
         scenario = _with_bottleneck_rate(scenarios.primo_fig1_top(n=1), bottleneck_rate)
         capacity, rtt = _capacity(scenario), _path_rtt(scenario)
         cycle = primo_loop(capacity=capacity, round_trip_time=rtt).limit_cycle()
@@ -610,6 +630,12 @@ def primo_heterogeneous_fairness(extra_delays=(0.0, 10e-3, 24e-3), duration=20.0
     ----------
     Chatté, Ducourthial & Niculescu (2006), §IV-B, §V-D (fairness 98 %).
     """
+    extra_delays = check_sequence(
+        "extra_delays", extra_delays,
+        lambda name, x: check_interval(name, x, 0.0, 10.0, closed="both", scalar=True),
+        max_length=MAX_POINTS)
+    duration = _check_duration(duration)
+    warmup = _check_warmup(warmup, duration)
     measured, model, labels = [], [], []
     for extra in extra_delays:
         access = (1e-3, 1e-3 + extra)
@@ -681,14 +707,14 @@ def fluid_reno_rate(probabilities=(3e-3, 1e-2, 3e-2), n=4, protocol="newreno", d
     """
     from .sim import fluid
 
-    n = check_positive_int("n", n)
-    if protocol not in ("reno", "newreno"):
-        raise ParameterError(f"protocol must be 'reno' or 'newreno'; got {protocol!r}")
-    duration = check_positive("duration", duration)
-    warmup = check_interval("warmup", warmup, 0.0, duration, closed="left")
+    probabilities = _check_probabilities(probabilities)
+    n = check_positive_int("n", n, maximum=_MAX_FLOWS)
+    protocol = check_choice("protocol", protocol, _RENO_PROTOCOLS)
+    duration = _check_duration(duration)
+    warmup = _check_warmup(warmup, duration)
+    seeds = _check_seeds(seeds)
     predicted, samples, queues = [], [], []
     for p in probabilities:
-        check_interval("probabilities", p, 0.0, 1.0)
         scenario = scenarios.dumbbell(n, 100e6, 1e-3, 10e6, 40e-3, 200, p, protocol)
         capacity, rtt = _capacity(scenario), _path_rtt(scenario)
         net = fluid.network(capacity, 200.0, rtt, n_flows=n)
@@ -759,6 +785,43 @@ def run_all():
 
 
 # --- private helpers ----------------------------------------------------------------------
+# argument checks: all made before the first simulation -------------------------------------
+
+_RENO_PROTOCOLS = ("reno", "newreno")
+_MAX_SLOTS = 10_000          # stpd_throughput_under_loss: m slots of 5.3 ms, under a minute
+_MAX_EXCESS = 4096           # stpd_decay: the packet engine's largest window
+_MAX_FLOWS = 1000            # fluid_reno_rate: flows on one dumbbell
+
+
+def _check_duration(duration):
+    return check_interval("duration", duration, 0.0, MAX_DURATION, closed="right", scalar=True)
+
+
+def _check_warmup(warmup, duration):
+    """A warm-up in [0, duration): a check must keep some samples after it."""
+    return check_interval("warmup", warmup, 0.0, duration, closed="left", scalar=True)
+
+
+def _check_probabilities(probabilities):
+    return check_sequence(
+        "probabilities", probabilities,
+        lambda name, p: check_interval(name, p, 0.0, 1.0, scalar=True), max_length=MAX_POINTS)
+
+
+def _check_seeds(seeds):
+    return check_sequence("seeds", seeds, lambda name, s: check_nonnegative_int(name, s),
+                          max_length=MAX_POINTS)
+
+
+def _check_preset(name, value):
+    return check_choice(name, value, tuple(scenarios.PRESETS))
+
+
+def _check_gains(gains):
+    return check_sequence("gains", gains,
+                          lambda name, k: check_nonnegative(name, k, scalar=True),
+                          min_length=2, max_length=2)
+
 
 def _fmt(value):
     value = float(value)
@@ -776,7 +839,10 @@ def _verdict(name, claim, source, quantity, labels, predicted, samples, toleranc
     spread = samples.std(axis=1, ddof=1) if samples.shape[1] > 1 else np.zeros(len(measured))
     predicted = np.asarray(predicted, dtype=float)
     tolerance = np.asarray(tolerance, dtype=float)
-    within = np.abs(measured - predicted) <= tolerance
+    if predicted.size == 0 or predicted.shape != measured.shape:
+        # the argument checks make this unreachable; a verdict needs evidence
+        raise RuntimeError(f"{name}: no points compared, refusing to give a verdict")
+    within = np.abs(measured - predicted) <= tolerance   # NaN (a failed fit) is never within
     return CrossCheck(name, claim, source, quantity, tuple(labels), predicted, measured,
                       spread, tolerance, tolerance_reason, within, bool(np.all(within)),
                       dict(parameters), note)
@@ -787,16 +853,18 @@ def _replace_verdict(check, passed, note):
     return replace(check, passed=passed, note=note)
 
 
-@lru_cache(maxsize=8)
 def _reno_runs(probabilities, protocol, duration, seeds, preset):
-    if protocol not in ("reno", "newreno"):
-        raise ParameterError(f"protocol must be 'reno' or 'newreno'; got {protocol!r}")
-    duration = check_positive("duration", duration)
-    if not seeds:
-        raise ParameterError("seeds must hold at least one seed")
+    """Checked arguments, then the (cached) runs shared by the two Reno claims."""
+    return _reno_runs_cached(_check_probabilities(probabilities),
+                             check_choice("protocol", protocol, _RENO_PROTOCOLS),
+                             _check_duration(duration), _check_seeds(seeds),
+                             _check_preset("preset", preset))
+
+
+@lru_cache(maxsize=8)
+def _reno_runs_cached(probabilities, protocol, duration, seeds, preset):
     rates, rtts = [], []
     for p in probabilities:
-        check_interval("probabilities", p, 0.0, 1.0)
         scenario = scenarios.preset(preset, protocol=protocol, loss=p)
         row_rate, row_rtt = [], []
         for seed in seeds:

@@ -20,8 +20,14 @@ Examples
 
 from dataclasses import dataclass
 
+from .errors import ParameterError
+
 __all__ = ["Reference", "REFERENCES", "PAPERS", "reference", "short", "cite", "full",
            "bibtex"]
+
+
+#: BibTeX entry types a :class:`Reference` may have.
+KINDS = ("article", "inproceedings", "phdthesis", "techreport", "incollection", "misc")
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,21 @@ class Reference:
     label: str = ""
     note: str = ""
 
+    def __post_init__(self):
+        for name in ("key", "title", "venue"):
+            _check_text(name, getattr(self, name), empty=False)
+        for name in ("doi", "url", "label", "note"):
+            _check_text(name, getattr(self, name))
+        if not (isinstance(self.authors, tuple) and self.authors
+                and all(isinstance(a, str) and a for a in self.authors)):
+            raise ParameterError(
+                f"authors must be a non-empty tuple of names (str), got {self.authors!r:.80}")
+        if isinstance(self.year, bool) or not isinstance(self.year, int) or self.year < 1:
+            raise ParameterError(f"year must be an integer >= 1, got {self.year!r:.80}")
+        if not (isinstance(self.kind, str) and self.kind in KINDS):
+            raise ParameterError(f"kind must be one of {', '.join(map(repr, KINDS))}; "
+                                 f"got {self.kind!r:.80}")
+
     @property
     def short(self) -> str:
         """'Family (year)', 'A & B (year)', 'A, B & C (year)' or 'A et al. (year)'."""
@@ -91,6 +112,12 @@ class Reference:
         elif self.url:
             line += f" {self.url}"
         return line
+
+
+def _check_text(name, value, empty=True):
+    if not isinstance(value, str) or not (empty or value):
+        what = "a string" if empty else "a non-empty string"
+        raise ParameterError(f"{name} must be {what}, got {value!r:.80}")
 
 
 def _ref(key, authors, title, venue, year, **kw):
@@ -228,8 +255,8 @@ def reference(key: str) -> Reference:
     try:
         return REFERENCES[key]
     except (KeyError, TypeError):
-        raise ValueError(
-            f"paper must be one of {sorted(REFERENCES)}, got {key!r}") from None
+        raise ParameterError(
+            f"key must be one of {sorted(REFERENCES)}, got {key!r:.80}") from None
 
 
 def short(key: str) -> str:
@@ -244,6 +271,7 @@ def cite(key: str, location: str = "") -> str:
     and the ``source`` column of ``data/*.csv``.
     """
     ref = reference(key)
+    _check_text("location", location)
     return f"{ref.short}, {location}" if location else ref.short
 
 

@@ -111,5 +111,5 @@ def test_every_entry_can_be_found(key):
 def test_the_five_papers_are_entries_and_cite_keeps_the_location():
     assert set(PAPERS) <= set(REFERENCES)
     assert cite("stpd", "eq. (4.17)") == "Xu (2002), eq. (4.17)"
-    with pytest.raises(ValueError, match=r"paper must be one of .*'stpd'.* got 'thesis'"):
+    with pytest.raises(ValueError, match=r"key must be one of .*'stpd'.* got 'thesis'"):
         cite("thesis")

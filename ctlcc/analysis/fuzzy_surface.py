@@ -31,7 +31,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize
 
-from .._validation import check_choice, check_interval, check_positive, check_positive_int
+from .._validation import (check_choice, check_instance, check_int_array, check_interval,
+                          check_positive, check_positive_int)
 from ..errors import ParameterError
 from ..laws.stpd_fuzzy import DIRECT_RULES, GAINS, INVERSE_RULES, TERMS, FuzzySupervisor
 from . import stpd as _stpd
@@ -56,6 +57,12 @@ RULE_ASSIGNMENTS = {
 }
 
 _TUNE = ("input", "output", "both")
+# Bounds of tune_breakpoints' work: grid points, Nelder-Mead iterations, restarts.
+_MAX_TUNING_POINTS = 10_000
+_MAX_TUNING_ITERATIONS = 100_000
+_MAX_TUNING_RESTARTS = 100
+# Largest penalty weight: beyond it the objective overflows for any violation.
+_MAX_PENALTY = 1e12
 _AIM_INSIDE = 0.02
 _PER = ("slot", "round_trip")
 
@@ -213,7 +220,7 @@ class TuningResult:
             [round trips]
         """
         check_choice("which", which, ("before", "after"))
-        check_interval("tolerance", tolerance, 0.0, 1.0)
+        check_interval("tolerance", tolerance, 0.0, 1.0, scalar=True)
         radius = self.radius_before if which == "before" else self.radius_after
         with np.errstate(divide="ignore"):
             out = np.log(tolerance) / (self.m * np.log(radius))
@@ -238,7 +245,7 @@ def diagonal_m(bdp):
     >>> diagonal_m([0.4, 3.0, 9.4, 94.0]).tolist()
     [1, 3, 9, 94]
     """
-    bdp = check_positive("bdp", np.asarray(bdp, dtype=float))
+    bdp = np.asarray(check_interval("bdp", bdp, 0.0, _stpd.MAX_SLOTS, closed="right"))
     return np.maximum(1, np.rint(bdp)).astype(int)
 
 
@@ -277,11 +284,10 @@ def gain_surface(bdp: ArrayLike, m: ArrayLike, supervisor: FuzzySupervisor | Non
     >>> s.diagonal_radius.round(3).tolist(), s.largest_stable_bdp()
     ([1.005, 1.09, 1.068], None)
     """
-    supervisor = FuzzySupervisor() if supervisor is None else supervisor
-    bdp = np.atleast_1d(np.asarray(bdp, dtype=float))
-    if bdp.ndim != 1 or bdp.size == 0:
-        raise ParameterError(f"bdp must be a non-empty 1-d grid, got shape {bdp.shape}")
+    supervisor = _check_supervisor(supervisor)
+    bdp = _check_bdp_grid(bdp)
     m_values = _check_m_grid(m)
+    check_choice("model", model, _stpd.MODELS)
     kp, kd = supervisor.gains(bdp)
     grid_kp = np.broadcast_to(kp, (m_values.size, bdp.size))
     grid_kd = np.broadcast_to(kd, (m_values.size, bdp.size))
@@ -322,13 +328,18 @@ def compare_rule_assignments(bdp, supervisor=None, assignments=None, model="per_
      'swapped (kp direct, kd inverse)': [1.006, 1.103],
      'both inverse': [1.04, 1.119]}
     """
-    supervisor = FuzzySupervisor() if supervisor is None else supervisor
+    supervisor = _check_supervisor(supervisor)
     assignments = RULE_ASSIGNMENTS if assignments is None else assignments
-    bdp = np.atleast_1d(np.asarray(bdp, dtype=float))
+    check_instance("assignments", assignments, dict)
+    bdp = _check_bdp_grid(bdp)
+    check_choice("model", model, _stpd.MODELS)
     m = diagonal_m(bdp)
     radius, gains = {}, {}
     for name, rules in assignments.items():
-        variant = supervisor.with_config(rules=rules)
+        try:
+            variant = supervisor.with_config(rules=rules)
+        except (TypeError, ValueError) as err:
+            raise ParameterError(f"assignments[{name!r}] is not a valid rule base: {err}") from err
         kp, kd = variant.gains(bdp)
         gains[name] = (kp, kd)
         radius[name] = _spectral_radius(kp, kd, m, model)
@@ -361,10 +372,11 @@ def best_radius(m, model="per_slot"):
     >>> radius.round(3).tolist()
     [0.789, 0.933]
     """
-    m_values = np.atleast_1d(np.asarray(m))
+    m_values = np.atleast_1d(check_int_array("m", m, 1, _stpd.MAX_SLOTS)).ravel()
+    check_choice("model", model, _stpd.MODELS)
     out = np.empty((3, m_values.size))
     for i, mi in enumerate(m_values):
-        mi = check_positive_int("m", int(mi) if float(mi).is_integer() else mi)
+        mi = int(mi)
         kd_grid = np.geomspace(0.05, 3.0, 12) / mi
         kp_grid = np.geomspace(1e-3, 1.0, 12) / mi**2
         kpg, kdg = np.meshgrid(kp_grid, kd_grid)
@@ -427,7 +439,7 @@ def tune_breakpoints(supervisor: FuzzySupervisor | None = None,
     maxiter : int, optional
         Nelder-Mead iterations per run.
     penalty : float, optional
-        Weight of the target violation, > 0. [1]
+        Weight of the target violation, in (0, 1e12]. [1]
     restarts : int, optional
         Nelder-Mead runs, each restarted from the previous best point (a
         fresh simplex escapes the collapsed one), >= 1.
@@ -452,14 +464,15 @@ def tune_breakpoints(supervisor: FuzzySupervisor | None = None,
     >>> r.contraction_after.round(2).tolist(), r.met
     ([0.94, 0.88, 0.73, 0.72, 0.76, 0.98], False)
     """
-    supervisor = FuzzySupervisor() if supervisor is None else supervisor
+    supervisor = _check_supervisor(supervisor)
     check_choice("tune", tune, _TUNE)
     check_choice("per", per, _PER)
-    check_interval("target", target, 0.0, 1.0)
-    check_positive("penalty", penalty)
-    n_points = check_positive_int("n_points", n_points)
-    maxiter = check_positive_int("maxiter", maxiter)
-    restarts = check_positive_int("restarts", restarts)
+    check_choice("model", model, _stpd.MODELS)
+    check_interval("target", target, 0.0, 1.0, scalar=True)
+    check_interval("penalty", penalty, 0.0, _MAX_PENALTY, closed="right", scalar=True)
+    n_points = check_positive_int("n_points", n_points, maximum=_MAX_TUNING_POINTS)
+    maxiter = check_positive_int("maxiter", maxiter, maximum=_MAX_TUNING_ITERATIONS)
+    restarts = check_positive_int("restarts", restarts, maximum=_MAX_TUNING_RESTARTS)
     low, high = _check_pair_inside("bdp_range", bdp_range, supervisor.config.bdp_universe)
     bdp = np.geomspace(low, high, n_points) if n_points > 1 else np.array([low])
     m = diagonal_m(bdp)
@@ -507,10 +520,23 @@ def tune_breakpoints(supervisor: FuzzySupervisor | None = None,
 
 
 def _check_m_grid(m):
-    values = np.atleast_1d(np.asarray(m))
+    values = check_int_array("m", m, 1, _stpd.MAX_SLOTS)
     if values.ndim != 1 or values.size == 0:
         raise ParameterError(f"m must be a non-empty 1-d grid of integers, got shape {values.shape}")
-    return np.array([check_positive_int("m", v.item()) for v in values], dtype=int)
+    return values.astype(int)
+
+
+def _check_bdp_grid(bdp):
+    values = np.asarray(check_positive("bdp", bdp), dtype=float)
+    if values.ndim != 1 or values.size == 0:
+        raise ParameterError(f"bdp must be a non-empty 1-d grid, got shape {values.shape}")
+    return values
+
+
+def _check_supervisor(supervisor):
+    if supervisor is None:
+        return FuzzySupervisor()
+    return check_instance("supervisor", supervisor, FuzzySupervisor)
 
 
 def _check_pair_inside(name, pair, universe):

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numbers
+
 import numpy as np
 from numpy.typing import ArrayLike
 import sympy as sp
@@ -31,6 +33,7 @@ import sympy as sp
 from .._results import Unpackable
 from .._validation import (
     check_nonnegative,
+    check_result,
     check_positive,
     check_finite,
     is_symbolic,
@@ -104,9 +107,15 @@ class SlotScale:
     slot: float = field(init=False)
 
     def __post_init__(self):
-        check_positive("capacity", self.capacity)
-        check_positive("packet_size", self.packet_size)
-        object.__setattr__(self, "slot", 8.0 * self.packet_size / self.capacity)
+        check_positive("capacity", self.capacity, scalar=True)
+        check_positive("packet_size", self.packet_size, scalar=True)
+        slot = check_result("slot", 8.0 * self.packet_size / self.capacity,
+                            capacity=self.capacity, packet_size=self.packet_size)
+        if slot == 0:
+            raise ParameterError(
+                f"capacity and packet_size give a zero slot 8 packet_size / capacity; got "
+                f"capacity={self.capacity!r}, packet_size={self.packet_size!r}")
+        object.__setattr__(self, "slot", slot)
 
     @property
     def packets_per_second(self):
@@ -115,19 +124,24 @@ class SlotScale:
 
     def to_slots(self, seconds):
         """Convert a duration to slots (not rounded). [slots]"""
-        return np.asarray(check_nonnegative("seconds", seconds)) / self.slot
+        return check_result("to_slots", np.asarray(check_nonnegative("seconds", seconds)) / self.slot,
+                            seconds=seconds)
 
     def to_seconds(self, slots):
         """Convert a number of slots to a duration. [s]"""
-        return np.asarray(check_nonnegative("slots", slots)) * self.slot
+        return check_result("to_seconds", np.asarray(check_nonnegative("slots", slots)) * self.slot,
+                            slots=slots)
 
     def rate_to_normalised(self, rate):
         """Convert a packet rate [packets/s] to packets per slot."""
-        return np.asarray(check_nonnegative("rate", rate)) * self.slot
+        return check_result("rate_to_normalised",
+                            np.asarray(check_nonnegative("rate", rate)) * self.slot, rate=rate)
 
     def rate_to_physical(self, normalised_rate):
         """Convert packets per slot to a packet rate. [packets/s]"""
-        return np.asarray(check_nonnegative("normalised_rate", normalised_rate)) / self.slot
+        return check_result("rate_to_physical",
+                            np.asarray(check_nonnegative("normalised_rate", normalised_rate))
+                            / self.slot, normalised_rate=normalised_rate)
 
     def round_trip_slots(self, round_trip_time):
         """Round trip as the integer loop delay m of eq. 4.1. [slots]
@@ -140,8 +154,9 @@ class SlotScale:
             If the round trip is shorter than half a slot (m would be 0;
             the error is always seen at least one slot late).
         """
-        rtt = check_positive("round_trip_time", round_trip_time)
-        m = int(np.rint(rtt / self.slot))
+        rtt = check_positive("round_trip_time", round_trip_time, scalar=True)
+        m = check_result("round_trip_slots", np.rint(rtt / self.slot), round_trip_time=rtt)
+        m = int(m)
         if m < 1:
             raise ParameterError(
                 f"round_trip_time must be at least half a slot ({self.slot / 2:g} s) "
@@ -151,7 +166,9 @@ class SlotScale:
 
     def bdp_packets(self, round_trip_time):
         """Bandwidth-delay product of a round trip. [packets]"""
-        return np.asarray(check_positive("round_trip_time", round_trip_time)) / self.slot
+        return check_result("bdp_packets",
+                            np.asarray(check_positive("round_trip_time", round_trip_time))
+                            / self.slot, round_trip_time=round_trip_time)
 
 
 def queue_step(previous, arrivals, departures, buffer=np.inf):
@@ -184,6 +201,10 @@ def queue_step(previous, arrivals, departures, buffer=np.inf):
     check_nonnegative("arrivals", arrivals)
     check_nonnegative("departures", departures)
     check_positive("buffer", buffer, allow_inf=True)
+    if np.any(np.greater(previous, buffer)):
+        raise ParameterError(
+            f"previous must be <= buffer (a queue never holds more), got previous={previous!r}, "
+            f"buffer={buffer!r}")
     raw = np.asarray(previous, dtype=float) + arrivals - departures
     dropped = np.maximum(raw - buffer, 0.0)
     occupancy = np.clip(raw, 0.0, buffer)
@@ -223,6 +244,9 @@ def queue_transfer(z=None):
     z/(z - 1)
     """
     z = sp.Symbol("z") if z is None else z
+    if not (is_symbolic(z) or (isinstance(z, numbers.Number) and not isinstance(z, bool)
+                               and z != 0 and np.isfinite(complex(z)))):
+        raise ParameterError(f"z must be a sympy expression or a finite non-zero number, got {z!r}")
     A, B, D = sp.symbols("A B D")
     solution = sp.solve(sp.Eq(B, queue_step_linear(B / z, A, D)), B)[0]
     return sp.simplify(solution / (A - D))
@@ -253,12 +277,18 @@ def simulate_queue(arrivals: ArrayLike, departures: ArrayLike = 1.0, initial: fl
     >>> trace.occupancy.tolist(), trace.dropped.tolist()
     ([1.0, 1.5, 0.5, 0.0], [0.0, 0.5, 0.0, 0.0])
     """
-    a = np.asarray(check_nonnegative("arrivals", np.asarray(arrivals, dtype=float)), dtype=float)
-    d = np.broadcast_to(
-        np.asarray(check_nonnegative("departures", departures), dtype=float), a.shape
-    )
-    b = check_nonnegative("initial", initial)
-    check_positive("buffer", buffer, allow_inf=True)
+    a = np.asarray(check_nonnegative("arrivals", arrivals), dtype=float)
+    if a.ndim != 1 or a.size == 0:
+        raise ParameterError(f"arrivals must be a non-empty 1-D array, got shape {a.shape}")
+    d = np.asarray(check_nonnegative("departures", departures), dtype=float)
+    if d.shape not in ((), a.shape):
+        raise ParameterError(
+            f"departures must be a number or one per slot ({a.size}), got shape {d.shape}")
+    d = np.broadcast_to(d, a.shape)
+    b = check_nonnegative("initial", initial, scalar=True)
+    check_positive("buffer", buffer, allow_inf=True, scalar=True)
+    if b > buffer:
+        raise ParameterError(f"initial must be <= buffer, got initial={initial!r}, buffer={buffer!r}")
     occupancy = np.empty_like(a)
     dropped = np.empty_like(a)
     unused = np.empty_like(a)

@@ -67,7 +67,8 @@ from numpy.typing import ArrayLike
 import sympy as sp
 
 from .._results import Unpackable
-from .._validation import check_nonnegative, check_positive, check_positive_int
+from .._validation import (check_bool, check_choice, check_finite, check_instance, check_int_array,
+                           check_interval, check_nonnegative, check_positive, check_positive_int)
 from ..errors import ParameterError
 from ..laws import primo as _law
 from . import plant as _plant
@@ -268,12 +269,14 @@ class PrimoLoop:
     def __post_init__(self):
         if not isinstance(self.params, _law.PrimoParams):
             raise ParameterError(f"params must be a PrimoParams, got {type(self.params).__name__}")
-        capacity = check_positive("capacity", self.capacity)
-        rtt = check_positive("round_trip_time", self.round_trip_time)
-        check_positive("D", self.D)
-        check_positive("ftt_ref", self.ftt_ref)
-        check_positive("buffer", self.buffer, allow_inf=True)
-        check_nonnegative("forward_delay", self.forward_delay)
+        capacity = check_positive("capacity", self.capacity, scalar=True)
+        rtt = check_positive("round_trip_time", self.round_trip_time, scalar=True)
+        check_positive("D", self.D, scalar=True)
+        check_positive("ftt_ref", self.ftt_ref, scalar=True)
+        check_positive("buffer", self.buffer, allow_inf=True, scalar=True)
+        check_nonnegative("forward_delay", self.forward_delay, scalar=True)
+        _check_slots("round_trip_time", rtt, capacity)
+        _check_slots("D", self.D, capacity)
         if self.forward_delay > rtt:
             raise ParameterError(
                 f"forward_delay must be in [0, round_trip_time={rtt:g}], got {self.forward_delay!r}")
@@ -324,6 +327,7 @@ class PrimoLoop:
         PrimoSymbolic
         """
         _law._check_regime(regime)
+        check_bool("numeric", numeric)
         generic = _derive(self.m, regime == "hold", self.f)
         if not numeric:
             return PrimoSymbolic(regime, *_tail(generic))
@@ -351,7 +355,8 @@ class PrimoLoop:
         [1.0, -0.9, 0.0, -0.05]
         """
         _law._check_regime(regime)
-        function = _coefficient_function(self.m, regime == "hold", bool(include_queue))
+        check_bool("include_queue", include_queue)
+        function = _coefficient_function(self.m, regime == "hold", include_queue)
         return function(self.params.W1, self.params.W2)
 
     def poles(self, regime: str, include_queue: bool = False) -> np.ndarray:
@@ -430,9 +435,13 @@ class PrimoLoop:
         -------
         PrimoTrace
         """
+        check_choice("model", model, ("law", "piecewise_linear"))
         steps = _steps("duration", duration, self.capacity)
-        x0 = self.capacity if initial_rate is None else check_positive("initial_rate", initial_rate)
-        b0 = check_nonnegative("initial_queue", initial_queue)
+        x0 = (self.capacity if initial_rate is None
+              else check_interval("initial_rate", initial_rate, 0.0, _MAX_RATE_FACTOR
+                                  * self.capacity, closed="right", scalar=True))
+        b0 = check_interval("initial_queue", initial_queue, 0.0, self.buffer, closed="both",
+                            scalar=True)
         if model == "law":
             return self._simulate_law(steps, x0, b0)
         if model == "piecewise_linear":
@@ -470,7 +479,9 @@ class PrimoLoop:
         >>> round(cycle.mean_queue, 1), round(cycle.period, 2)
         (2.8, 0.33)
         """
-        cycles = check_positive_int("cycles", cycles)
+        cycles = check_positive_int("cycles", cycles, maximum=_MAX_CYCLES)
+        if warmup is not None:
+            _steps("warmup", warmup, self.capacity, allow_zero=True)
         if method == "iterate":
             return self._cycle_iterate(cycles, warmup)
         if method == "analytic":
@@ -658,6 +669,7 @@ class PrimoSharedTrace:
 
     def shares(self, start: float = 0.5) -> np.ndarray:
         """Mean share of each flow over the last ``1 - start`` of the run. [1]"""
+        start = check_interval("start", start, 0.0, 1.0, closed="left", scalar=True)
         tail = self.rates[int(start * len(self.time)):]
         mean = tail.mean(axis=0)
         return mean / mean.sum()
@@ -697,20 +709,25 @@ class PrimoSharedLoop:
     buffer: float
 
     def __post_init__(self):
-        check_positive("capacity", self.capacity)
-        rtts = np.atleast_1d(check_positive("round_trip_times", np.asarray(self.round_trip_times,
-                                                                          dtype=float)))
-        fwd = np.atleast_1d(check_nonnegative("forward_delays",
-                                              np.asarray(self.forward_delays, dtype=float)))
-        ftt = np.atleast_1d(check_positive("ftt_refs", np.asarray(self.ftt_refs, dtype=float)))
-        check_positive("buffer", self.buffer, allow_inf=True)
+        check_instance("params", self.params, _law.PrimoParams)
+        check_positive("capacity", self.capacity, scalar=True)
+        rtts = _check_vector("round_trip_times", self.round_trip_times, check_positive)
+        fwd = _check_vector("forward_delays", self.forward_delays, check_nonnegative)
+        ftt = _check_vector("ftt_refs", self.ftt_refs, check_positive)
+        check_positive("buffer", self.buffer, allow_inf=True, scalar=True)
+        for rtt in rtts:
+            _check_slots("round_trip_times", rtt, self.capacity)
         if not (rtts.shape == fwd.shape == ftt.shape) or rtts.ndim != 1:
             raise ParameterError("round_trip_times, forward_delays and ftt_refs must be 1-d and "
                                  f"of equal length; got {rtts.shape}, {fwd.shape}, {ftt.shape}")
         if np.any(fwd > rtts):
-            raise ParameterError("forward_delays must be in [0, round_trip_times]")
+            raise ParameterError(
+                f"forward_delays must be in [0, round_trip_times], got {fwd.tolist()} "
+                f"with round_trip_times {rtts.tolist()}")
         if np.any(np.rint(rtts * self.capacity) < 1):
-            raise ParameterError("round_trip_times must be at least half a slot each")
+            raise ParameterError(
+                "round_trip_times must be at least half a slot (0.5 / capacity) each, got "
+                f"round_trip_times={rtts.tolist()} with capacity={self.capacity!r}")
         for name, value in (("round_trip_times", rtts), ("forward_delays", fwd), ("ftt_refs", ftt)):
             object.__setattr__(self, name, tuple(float(v) for v in value))
 
@@ -747,7 +764,8 @@ class PrimoSharedLoop:
         """
         _law._check_regime(regime)
         n = self.n_flows
-        shares = np.full(n, 1.0 / n) if shares is None else np.asarray(shares, dtype=float)
+        shares = (np.full(n, 1.0 / n) if shares is None
+                  else _check_vector("shares", shares, check_positive))
         if shares.shape != (n,) or np.any(shares <= 0) or not np.isclose(shares.sum(), 1.0):
             raise ParameterError(f"shares must be {n} positive numbers summing to 1, got {shares}")
         m, f, _ = self._slots()
@@ -807,9 +825,12 @@ class PrimoSharedLoop:
         n = self.n_flows
         c, dt = self.capacity, 1.0 / self.capacity
         x0 = (np.full(n, c) if initial_rates is None
-              else check_positive("initial_rates", np.asarray(initial_rates, dtype=float)))
+              else _check_vector("initial_rates", initial_rates, check_positive))
         starts = (np.zeros(n, dtype=int) if start_times is None else np.rint(
-            check_nonnegative("start_times", np.asarray(start_times, dtype=float)) * c).astype(int))
+            _check_vector("start_times", start_times, check_nonnegative) * c).astype(int))
+        for name, value in (("initial_rates", x0), ("start_times", starts)):
+            if value.shape != (n,):
+                raise ParameterError(f"{name} must hold one value per flow ({n}), got {value.size}")
         m, f, d = self._slots()
         back = m - f
         pad = int((m + back + d).max()) + 2
@@ -881,9 +902,13 @@ def primo_loop(params: PrimoParams | None = None, *, capacity: float, round_trip
     1050.0
     """
     params = _check_params(params)
-    check_positive("capacity", capacity)
-    check_positive("round_trip_time", round_trip_time)
-    D = params.tau * round_trip_time if D is None else check_positive("D", D)
+    check_positive("capacity", capacity, scalar=True)
+    check_positive("round_trip_time", round_trip_time, scalar=True)
+    check_nonnegative("forward_delay", forward_delay, scalar=True)
+    check_positive("buffer", buffer, allow_inf=True, scalar=True)
+    if ftt_ref is not None:
+        check_positive("ftt_ref", ftt_ref, scalar=True)
+    D = params.tau * round_trip_time if D is None else check_positive("D", D, scalar=True)
     ftt_ref = round_trip_time / 2.0 if ftt_ref is None else ftt_ref
     return PrimoLoop(params, float(capacity), float(round_trip_time), float(D),
                      float(forward_delay), float(ftt_ref), float(buffer))
@@ -926,7 +951,7 @@ def primo_shared_loop(params: PrimoParams | None = None, *, capacity: float,
     array([1.    , 0.9699])
     """
     params = _check_params(params)
-    rtts = np.atleast_1d(np.asarray(round_trip_times, dtype=float))
+    rtts = _check_vector("round_trip_times", round_trip_times, check_positive)
     forward = np.zeros_like(rtts) if forward_delays is None else forward_delays
     ftt = rtts / 2.0 if ftt_refs is None else ftt_refs
     return PrimoSharedLoop(params, capacity, tuple(rtts), tuple(np.atleast_1d(forward)),
@@ -965,15 +990,11 @@ def spectral_radius_map(W1, W2=None, m=None, params=None):
     >>> spectral_radius_map([0.5], [0.9], m=24).round(4)
     array([[0.9799]])
     """
-    params = _law.PrimoParams() if params is None else params
-    w1 = np.atleast_1d(np.asarray(W1, dtype=float))
-    for value in w1:
-        _law.PrimoParams(W1=float(value), W2=params.W2)
+    params = _check_params(params)
+    w1 = _check_vector("W1", check_interval("W1", W1, 0.0, 1.0), check_finite)
     if W2 is not None:
-        w2 = np.atleast_1d(np.asarray(W2, dtype=float))
-        for value in w2:
-            _law.PrimoParams(W1=params.W1, W2=float(value))
-        delay = check_positive_int("m", m)
+        w2 = _check_vector("W2", check_interval("W2", W2, 0.0, 1.0), check_finite)
+        delay = check_positive_int("m", m, maximum=_MAX_MAP_DELAY)
         out = np.empty((w1.size, w2.size))
         for i, a in enumerate(w1):
             for j, b in enumerate(w2):
@@ -981,7 +1002,7 @@ def spectral_radius_map(W1, W2=None, m=None, params=None):
         return out
     if m is None:
         raise ParameterError("give W2 (a grid) or m (a grid of delays)")
-    delays = [check_positive_int("m", v) for v in np.atleast_1d(m)]
+    delays = [int(v) for v in np.atleast_1d(check_int_array("m", m, 1, _MAX_MAP_DELAY)).ravel()]
     out = np.empty((w1.size, len(delays)))
     for i, a in enumerate(w1):
         for j, delay in enumerate(delays):
@@ -994,6 +1015,33 @@ def spectral_radius_map(W1, W2=None, m=None, params=None):
 _REGIME_CODE = {name: index for index, name in enumerate(REGIMES)}
 
 
+#: Most slots one simulation or delay may span (one float per slot and flow).
+_MAX_STEPS = 10**7
+#: Most limit-cycle periods :meth:`PrimoLoop.limit_cycle` averages.
+_MAX_CYCLES = 10_000
+#: Largest initial rate of :meth:`PrimoLoop.simulate`, in capacities: above it
+#: the first regime update overflows the law's rate arithmetic.
+_MAX_RATE_FACTOR = 1e6
+#: Largest delay of :func:`spectral_radius_map`. [slots]
+_MAX_MAP_DELAY = 10_000
+
+
+def _check_slots(name, seconds, capacity):
+    """A delay of at most _MAX_STEPS slots (it sizes polynomials and buffers)."""
+    if seconds * capacity > _MAX_STEPS:
+        raise ParameterError(
+            f"{name} must span at most {_MAX_STEPS:g} slots of 1 / capacity, got {seconds!r} s "
+            f"at capacity {capacity!r}")
+
+
+def _check_vector(name, value, check):
+    """A non-empty 1-D array of numbers, each passing *check*."""
+    arr = np.atleast_1d(np.asarray(check(name, value), dtype=float))
+    if arr.ndim != 1 or arr.size == 0:
+        raise ParameterError(f"{name} must be a non-empty 1-D sequence, got {value!r:.80}")
+    return arr
+
+
 def _check_params(params):
     if params is None:
         return _law.PrimoParams()
@@ -1002,8 +1050,16 @@ def _check_params(params):
     return params
 
 
-def _steps(name, duration, capacity):
-    steps = int(round(check_positive(name, duration) * capacity))
+def _steps(name, duration, capacity, allow_zero=False):
+    check = check_nonnegative if allow_zero else check_positive
+    seconds = check(name, duration, scalar=True)
+    if seconds * capacity > _MAX_STEPS:
+        raise ParameterError(
+            f"{name} must be at most {_MAX_STEPS:g} slots ({_MAX_STEPS / capacity:g} s at this "
+            f"capacity), got {duration!r}")
+    steps = int(round(seconds * capacity))
+    if allow_zero:
+        return steps
     if steps < 1:
         raise ParameterError(f"{name} must last at least one slot (1 / capacity), got {duration!r}")
     return steps

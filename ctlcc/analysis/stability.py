@@ -23,6 +23,7 @@ import sympy as sp
 from .._validation import check_choice, check_positive, check_positive_int
 from ..errors import ParameterError
 from . import stpd as _stpd
+from ._schur import STABILITY_TOLERANCE, _schur_stable_rows, schur_stable
 
 __all__ = [
     "schur_stable",
@@ -31,14 +32,14 @@ __all__ = [
     "jury_conditions",
     "gain_margin",
     "GAIN_MARGIN_METHODS",
+    "STABILITY_TOLERANCE",
 ]
 
 #: Methods of :func:`gain_margin`.
 GAIN_MARGIN_METHODS = ("crossing", "bisection")
 
-# Schur-Cohn margin: a reflection coefficient within this of 1 (a root on the
-# unit circle up to rounding, e.g. kp = 0 leaves one at z = 1) counts as unstable.
-_ROUNDING = 1e-12
+# Largest m of the symbolic Jury table (its rows grow combinatorially).
+_MAX_JURY_M = 8
 # Points per half unit circle of the phase-crossover scan in gain_margin.
 _CROSSING_GRID = 4096
 # Bisection starts from the largest stable K in 1, 1/2, 1/4, ... down to this;
@@ -46,42 +47,6 @@ _CROSSING_GRID = 4096
 _SMALLEST_BISECTION_FACTOR = 2.0**-12
 # Gain factors above this are reported as an infinite margin.
 _MAX_GAIN_FACTOR = 1e6
-
-
-def schur_stable(coefficients):
-    """True where every root lies strictly inside the unit circle.
-
-    The Schur-Cohn recursion (equivalent to Jury's table): a polynomial
-    p of degree n with leading coefficient a_n and constant a_0 has all
-    its roots in the open unit disc iff ``|a_0| < |a_n|`` and the degree
-    n - 1 polynomial ``(a_n p(z) - a_0 z**n p(1/z)) / z`` has too.
-    Vectorised over all but the last axis.  A reduction step with
-    ``|a_0| >= (1 - 1e-12) |a_n|`` counts as unstable, so a root on the
-    unit circle (up to rounding) is never reported stable.
-
-    Parameters
-    ----------
-    coefficients : array_like
-        Polynomial coefficients, highest power first, on the last axis.
-
-    Returns
-    -------
-    bool or ndarray of bool
-
-    References
-    ----------
-    E. I. Jury, *Theory and Application of the z-Transform Method*, 1964;
-    A. Cohn, Math. Z. 14 (1922).
-
-    Examples
-    --------
-    >>> schur_stable([[1, -0.5], [1, -1.0]]).tolist()
-    [True, False]
-    >>> schur_stable([1, 0.0, 0.25])  # z**2 + 1/4: roots +-0.5j
-    True
-    """
-    array = np.asarray(coefficients, dtype=float)
-    return _schur_stable_rows(list(np.moveaxis(array, -1, 0)))
 
 
 def stability_region(m: int, kp: ArrayLike, kd: ArrayLike, model: str = "per_slot") -> np.ndarray:
@@ -142,7 +107,7 @@ def max_stable_delay(kp: ArrayLike, kd: ArrayLike, model: str = "per_slot",
     >>> int(max_stable_delay(0.033, 0.368)), int(max_stable_delay(0.368, 0.033))
     (3, 1)
     """
-    m_max = check_positive_int("m_max", m_max)
+    m_max = check_positive_int("m_max", m_max, maximum=_stpd.MAX_SLOTS)
     kp = np.asarray(_stpd._check_gain("kp", kp), dtype=float)
     kd = np.asarray(_stpd._check_gain("kd", kd), dtype=float)
     check_choice("model", model, _stpd.MODELS)
@@ -196,7 +161,7 @@ def jury_conditions(m, model="per_slot"):
     -2*k_d - k_p + 4 > 0
     Abs(k_d - 1) < 1
     """
-    m = check_positive_int("m", m)
+    m = check_positive_int("m", m, maximum=_MAX_JURY_M)
     check_choice("model", model, _stpd.MODELS)
     z = _stpd.z
     poly = sp.Poly(_stpd._derive(m, model).characteristic, z)
@@ -241,7 +206,7 @@ def gain_margin(kp: float, kd: float, m: int, model: str = "per_slot",
         scan of its imaginary part on w in (0, pi] refined with Brent's
         method (z = 1, the integrator, is excluded from the scan and
         handled by one stability test inside the first interval).
-        ``"bisection"``: bisection on K of ``spectral_radius < 1``
+        ``"bisection"``: bisection on K of :func:`schur_stable`
         (batched eigenvalues), from the largest stable K in 1, 1/2, 1/4,
         ... down to 2**-12 (a margin below that is reported as 0: near
         z = 1 the double root's eigenvalues are too inexact to decide).
@@ -256,11 +221,11 @@ def gain_margin(kp: float, kd: float, m: int, model: str = "per_slot",
     >>> round(gain_margin(0.033, 0.368, 3), 4), round(gain_margin(0.033, 0.368, 3, method="bisection"), 4)
     (1.4474, 1.4474)
     """
-    kp = float(_stpd._check_gain("kp", kp))
-    kd = float(_stpd._check_gain("kd", kd))
+    kp = float(_stpd._check_gain("kp", kp, scalar=True))
+    kd = float(_stpd._check_gain("kd", kd, scalar=True))
     if kp == 0 and kd == 0:
-        raise ParameterError("kp and kd must not both be 0 (nothing to scale)")
-    m = check_positive_int("m", m)
+        raise ParameterError(f"kp and kd must not both be 0 (nothing to scale); got kp={kp}, kd={kd}")
+    m = check_positive_int("m", m, maximum=_stpd.MAX_SLOTS)
     check_choice("model", model, _stpd.MODELS)
     check_choice("method", method, GAIN_MARGIN_METHODS)
     if method == "bisection":
@@ -273,28 +238,10 @@ def gain_margin(kp: float, kd: float, m: int, model: str = "per_slot",
 
 def _as_vector(name, values):
     array = np.atleast_1d(np.asarray(_stpd._check_gain(name, values), dtype=float))
-    if array.ndim != 1:
-        raise ParameterError(f"{name} must be a 1-D array of gains, got shape {array.shape}")
+    if array.ndim != 1 or array.size == 0:
+        raise ParameterError(
+            f"{name} must be a non-empty 1-D array of gains, got shape {array.shape}")
     return array
-
-
-def _schur_stable_rows(poly):
-    """Schur-Cohn recursion on a list of coefficient arrays (highest first).
-
-    Each coefficient is its own contiguous array, so every step is a few
-    whole-array operations however many polynomials are tested at once.
-    """
-    stable = np.ones(np.shape(poly[0]), dtype=bool)
-    while len(poly) > 1:
-        lead, const = poly[0], poly[-1]
-        stable &= np.abs(const) < (1.0 - _ROUNDING) * np.abs(lead)
-        degree = len(poly) - 1
-        # (lead p(z) - const z**n p(1/z)) / z: its z**n term vanishes
-        reduced = [lead * poly[k] - const * poly[degree - k] for k in range(degree)]
-        scale = np.abs(reduced[0])
-        scale = np.where(scale > 0, scale, 1.0)  # keep the numbers O(1)
-        poly = [row / scale for row in reduced]
-    return bool(stable) if stable.ndim == 0 else stable
 
 
 def _stable_at(kp, kd, m, model, factor):
@@ -338,7 +285,7 @@ def _margin_by_crossing(kp, kd, m, model):
 
 def _margin_by_bisection(kp, kd, m, model):
     def stable(factor):
-        return _stpd.spectral_radius(factor * kp, factor * kd, m, model) < 1.0
+        return _stable_at(kp, kd, m, model, factor)
 
     low = 1.0
     while not stable(low):

@@ -51,6 +51,7 @@ import sympy as sp
 
 from .._results import Unpackable
 from .._validation import (
+    check_bool,
     check_choice,
     check_finite,
     check_interval,
@@ -61,6 +62,7 @@ from .._validation import (
 from ..errors import ParameterError, UnstableLoopError
 from ..laws import stpd as _law
 from . import plant as _plant
+from ._schur import STABILITY_TOLERANCE, schur_stable
 
 __all__ = [
     "MODELS",
@@ -76,6 +78,12 @@ __all__ = [
 
 #: Loop models :func:`stpd_loop` can build.
 MODELS = ("per_slot", "per_rtt")
+
+#: Largest round trip the z-domain analysis accepts. [slots]  The loop's
+#: characteristic polynomial has degree m + 2 (per slot); dense root finding
+#: beyond ten thousand is slow and inexact, and a typo such as m = 1e308
+#: must fail at once rather than exhaust memory.
+MAX_SLOTS = 10_000
 #: Outputs of :meth:`StpdLoop.transfer_function`.
 OUTPUTS = ("arrival", "occupancy")
 #: Inputs of :meth:`StpdLoop.transfer_function`.
@@ -201,9 +209,9 @@ class StpdLoop:
     model: str = "per_slot"
 
     def __post_init__(self):
-        object.__setattr__(self, "kp", float(_check_gain("kp", self.kp)))
-        object.__setattr__(self, "kd", float(_check_gain("kd", self.kd)))
-        object.__setattr__(self, "m", check_positive_int("m", self.m))
+        object.__setattr__(self, "kp", float(_check_gain("kp", self.kp, scalar=True)))
+        object.__setattr__(self, "kd", float(_check_gain("kd", self.kd, scalar=True)))
+        object.__setattr__(self, "m", check_positive_int("m", self.m, maximum=MAX_SLOTS))
         check_choice("model", self.model, MODELS)
 
     def symbolic(self, numeric=True):
@@ -219,6 +227,7 @@ class StpdLoop:
         -------
         StpdSymbolic
         """
+        check_bool("numeric", numeric)
         generic = _derive(self.m, self.model)
         if not numeric:
             return generic
@@ -257,6 +266,8 @@ class StpdLoop:
         >>> np.round(tf.num[0][0], 3).tolist()
         [0.401, -0.769, 0.368]
         """
+        check_choice("output", output, ("arrival", "occupancy"))
+        check_choice("input", input, ("reference", "departure"))
         numerator, denominator = self._ratio(output, input)
         return control.tf(numerator, denominator, dt=1)
 
@@ -289,17 +300,33 @@ class StpdLoop:
         return float(np.max(np.abs(self.poles())))
 
     def is_stable(self) -> bool:
-        """True if every pole lies strictly inside the unit circle."""
-        return self.spectral_radius() < 1.0
+        """True if every pole lies strictly inside the unit circle.
+
+        The Schur-Cohn test of :func:`ctlcc.analysis.stability.schur_stable`
+        (tolerance :data:`~ctlcc.analysis.stability.STABILITY_TOLERANCE`),
+        the same test as :func:`~ctlcc.analysis.stability_region`,
+        :func:`~ctlcc.analysis.max_stable_delay` and
+        :func:`~ctlcc.analysis.gain_margin`: a pole on the unit circle up
+        to rounding is unstable.
+
+        Examples
+        --------
+        >>> stpd_loop(1.5, 0.0, 1).is_stable()  # pole at z = -1
+        False
+        """
+        return bool(schur_stable(self.characteristic_polynomial()))
 
     def require_stable(self, quantity="this quantity"):
-        """Raise :class:`UnstableLoopError` unless the loop is stable."""
+        """Raise :class:`UnstableLoopError` unless :meth:`is_stable`."""
+        if not isinstance(quantity, str):
+            raise ParameterError(f"quantity must be a str, got {quantity!r}")
         radius = self.spectral_radius()
-        if not radius < 1.0:
+        if not self.is_stable():
             raise UnstableLoopError(
                 f"{quantity} is undefined: the ST-PD loop (kp={self.kp:g}, kd={self.kd:g}, "
                 f"m={self.m}, model={self.model!r}) is unstable, spectral radius "
-                f"{radius:.6g} >= 1",
+                f"{radius:.6g} (a pole on or outside the unit circle up to the "
+                f"Schur-Cohn tolerance {STABILITY_TOLERANCE:g})",
                 spectral_radius=radius,
             )
         return radius
@@ -351,8 +378,8 @@ class StpdLoop:
         >>> round(float(a[99]), 3), round(float(a[100:].max()), 3)
         (1.0, 1.467)
         """
-        p = check_nonnegative_int("p", p)
-        n = check_positive_int("n", n)
+        p = check_nonnegative_int("p", p, maximum=_MAX_RESPONSE_SLOTS)
+        n = check_positive_int("n", n, maximum=_MAX_RESPONSE_SLOTS)
         check_choice("method", method, ("z_transform", "iteration"))
         time = np.arange(n)
         reference = (time >= 0).astype(float)
@@ -424,6 +451,13 @@ class StpdLoop:
                 f"model={self.model!r}"
             )
         probability = np.asarray(check_interval("prob", prob, 0.0, 1.0), dtype=float)
+        if probability.size == 0:
+            raise ParameterError(f"prob must hold at least one probability, got {prob!r}")
+        if np.any(probability < 1.0 / _MAX_RESPONSE_SLOTS):
+            raise ParameterError(
+                f"prob must be >= 1/{_MAX_RESPONSE_SLOTS} (one loss per at most "
+                f"{_MAX_RESPONSE_SLOTS} slots, the longest response computed), got "
+                f"{probability[probability < 1.0 / _MAX_RESPONSE_SLOTS].ravel()[:3].tolist()}")
         self.require_stable("throughput under loss (eq. 4.19)")
         cycle = np.maximum(np.rint(1.0 / probability), 1).astype(np.int64)
         deviation = self._loss_deviation(int(cycle.max()))
@@ -605,16 +639,16 @@ def spectral_radius(kp, kd, m, model="per_slot"):
 # -- private helpers ------------------------------------------------------
 
 
-def _check_gain(name, value):
-    check_finite(name, value)
-    return check_nonnegative(name, value)
+def _check_gain(name, value, scalar=False):
+    check_finite(name, value, scalar=scalar)
+    return check_nonnegative(name, value, scalar=scalar)
 
 
 def _coefficient_rows(kp, kd, m, model):
     """Validated, broadcast characteristic coefficients as a list of arrays."""
     kp = np.asarray(_check_gain("kp", kp), dtype=float)
     kd = np.asarray(_check_gain("kd", kd), dtype=float)
-    m = check_positive_int("m", m)
+    m = check_positive_int("m", m, maximum=MAX_SLOTS)
     check_choice("model", model, MODELS)
     shape = np.broadcast_shapes(kp.shape, kd.shape)
     entries = _coefficient_function(m, model)(kp, kd)

@@ -23,7 +23,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._validation import check_positive
+from .._validation import check_bool, check_positive, finite_result
+from ..errors import ParameterError
 from ..laws.cbraa import cycle_core as _cycle_core
 
 __all__ = ["CYCLE_COEFFICIENTS", "LOSS_TH_COEFFICIENTS", "wmax", "cycle", "loss_th"]
@@ -40,6 +41,7 @@ LOSS_TH_COEFFICIENTS = {
 }
 
 
+@finite_result
 def wmax(rate, srtt):
     """Maximum window of the equivalent Reno cycle, ``(9/7) B R̄``.
 
@@ -69,6 +71,7 @@ def wmax(rate, srtt):
     return 9.0 / 7.0 * rate * srtt
 
 
+@finite_result
 def cycle(rate, srtt, published=False):
     """Duration of an ideal TCP Reno cycle, eq. (3).
 
@@ -100,10 +103,12 @@ def cycle(rate, srtt, published=False):
     """
     rate = check_positive("rate", rate)
     srtt = check_positive("srtt", srtt)
+    check_bool("published", published)
     a, b = (float(c) for c in CYCLE_COEFFICIENTS["published" if published else "exact"])
     return _cycle_core(rate, srtt, a, b)
 
 
+@finite_result
 def loss_th(rate, srtt, published=False):
     """Loss ratio of an ideal TCP Reno at rate B, eq. (4).
 
@@ -137,6 +142,7 @@ def loss_th(rate, srtt, published=False):
     """
     rate = check_positive("rate", rate)
     srtt = check_positive("srtt", srtt)
+    check_bool("published", published)
     c, d = (float(k) for k in LOSS_TH_COEFFICIENTS["published" if published else "exact"])
     x = np.multiply(rate, srtt)
     out = c / (x * x + d * x)

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._validation import check_nonnegative
 from ..errors import ParameterError
 
 __all__ = ["jain_index", "jain_fairness"]
@@ -43,15 +44,28 @@ def jain_index(x: ArrayLike, axis: int = -1) -> float | np.ndarray:
     >>> jain_index([[1, 1], [1, 0]])
     array([1. , 0.5])
     """
-    arr = np.asarray(x, dtype=float)
-    if arr.ndim == 0 or arr.shape[axis] == 0:
+    arr = np.asarray(check_nonnegative("x", x), dtype=float)
+    if arr.ndim == 0:
         raise ParameterError(f"x must be an array with at least one flow, got {x!r}")
-    if np.any(~np.isfinite(arr)) or np.any(arr < 0):
-        raise ParameterError("x must hold finite throughputs >= 0")
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)) \
+            or not -arr.ndim <= axis < arr.ndim:
+        raise ParameterError(
+            f"axis must be an integer in [{-arr.ndim}, {arr.ndim - 1}] for x of shape "
+            f"{arr.shape}, got {axis!r}")
+    if arr.shape[axis] == 0:
+        raise ParameterError(f"x must be an array with at least one flow, got {x!r}")
+    # the index is scale-free: divide by the largest share first so that tiny
+    # (1e-300) or huge (1e300) throughputs neither underflow nor overflow
+    scale = arr.max(axis=axis, keepdims=True)
+    if np.any(scale == 0):
+        raise ParameterError(
+            f"x must not be all zero along axis (the index is undefined), got {x!r:.80}")
+    arr = arr / scale
     total = arr.sum(axis=axis)
     squares = (arr * arr).sum(axis=axis)
     if np.any(squares == 0):
-        raise ParameterError("x must not be all zero along axis (the index is undefined)")
+        raise ParameterError(
+            f"x must not be all zero along axis (the index is undefined), got {x!r:.80}")
     out = total * total / (arr.shape[axis] * squares)
     return float(out) if np.ndim(out) == 0 else out
 

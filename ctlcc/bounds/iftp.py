@@ -46,7 +46,8 @@ backoff 64, srtt = rttvar = 0 and the 1 ms tick.
 
 import numpy as np
 
-from .._validation import check_interval, check_nonnegative, check_positive, check_positive_int
+from .._validation import (check_bool, check_interval, check_nonnegative, check_positive,
+                          check_positive_int, finite_result)
 from ..errors import ParameterError
 from ..laws.iftp import (MAX_BACKOFF, gap_congestion_avoidance, gap_for_window, gap_loss,
                          gap_slow_start, karn_backoff, next_gap, rtt_update, scaled_gap,
@@ -73,6 +74,17 @@ __all__ = [
     "timeout_interval",
     "karn_backoff",
 ]
+
+#: Largest window accepted by the ideal-network formulas. [packets]  The
+#: enumeration works in int64; 2**40 packets is far beyond any receiver window.
+MAX_WINDOW = 2**40
+
+#: Largest drop rate of the periodic-loss cycle, eqs. (24)-(25). [1]  The
+#: cycle from n/2 to n carries ``cycle_packets(n)`` packets; one loss per
+#: cycle of the smallest window n = 1 is ``1 / cycle_packets(1) = 8/9``.  Above
+#: it the solved window falls below one packet (0.91 at p = 1), outside the
+#: model, so these functions refuse it.
+MAX_CYCLE_LOSS = 8.0 / 9.0
 
 
 def phase_sizes(Ws, Wmax, published=False):
@@ -103,6 +115,7 @@ def phase_sizes(Ws, Wmax, published=False):
     >>> phase_sizes(32, 50), phase_sizes(32, 50, published=True)
     ((63, 747), (63, 697))
     """
+    _check_published(published)
     Ws, Wmax = _check_windows(Ws, Wmax)
     n1 = 2 * Ws - 1
     if published:
@@ -112,6 +125,7 @@ def phase_sizes(Ws, Wmax, published=False):
     return n1, n2
 
 
+@finite_result
 def round_trips(N, Ws, Wmax, published=False):
     """Round trips k(N) an ideal IFTP needs to send N packets.
 
@@ -143,6 +157,7 @@ def round_trips(N, Ws, Wmax, published=False):
     >>> round_trips([7, 63, 64, 810, 811], 32, 50, published=True)
     array([ 4,  7,  7, 25, 26])
     """
+    _check_published(published)
     Ws, Wmax = _check_windows(Ws, Wmax)
     n_arr = _check_counts("N", N)
     n1, n2 = phase_sizes(Ws, Wmax, published)
@@ -167,6 +182,7 @@ def round_trips(N, Ws, Wmax, published=False):
     return int(k) if k.ndim == 0 else k
 
 
+@finite_result
 def ideal_bandwidth(N, P, R, Ws, Wmax, published=False):
     """Bandwidth of an ideal (loss-free) IFTP file transfer, eqs. (10)-(19).
 
@@ -203,6 +219,7 @@ def ideal_bandwidth(N, P, R, Ws, Wmax, published=False):
     >>> ideal_bandwidth(5000, 1.0, 1.0, 32, 50, published=True)   # in 109
     45.87155963302752
     """
+    _check_published(published)
     k = round_trips(N, Ws, Wmax, published)
     P = check_positive("P", P)
     R = check_positive("R", R)
@@ -210,6 +227,7 @@ def ideal_bandwidth(N, P, R, Ws, Wmax, published=False):
     return float(out) if np.ndim(out) == 0 else out
 
 
+@finite_result
 def ideal_limit(P, R, Wmax):
     """Long-file limit of the ideal bandwidth, eq. (20): ``Wmax P / R``.
 
@@ -235,6 +253,7 @@ def ideal_limit(P, R, Wmax):
     return _out(check_positive("Wmax", Wmax) * check_positive("P", P) / check_positive("R", R))
 
 
+@finite_result
 def cycle_packets(n):
     """Packets of a Floyd-Fall cycle ``n/2, ..., n``: eq. (21), ``3/8 n^2 + 3/4 n``.
 
@@ -260,6 +279,7 @@ def cycle_packets(n):
     return 0.375 * n * n + 0.75 * n
 
 
+@finite_result
 def steady_state_window(p):
     """Loss window n of the Floyd-Fall cycle, eq. (25): ``sqrt(1 + 8/(3p)) - 1``.
 
@@ -269,7 +289,7 @@ def steady_state_window(p):
     Parameters
     ----------
     p : float or array_like
-        Packet drop rate, in (0, 1]. [1]
+        Packet drop rate, in (0, 8/9] (:data:`MAX_CYCLE_LOSS`). [1]
 
     Returns
     -------
@@ -285,17 +305,18 @@ def steady_state_window(p):
     >>> steady_state_window(1 / 30)    # the n = 8 cycle carries 30 packets
     8.0
     """
-    p = check_interval("p", p, 0.0, 1.0, closed="right")
+    p = check_interval("p", p, 0.0, MAX_CYCLE_LOSS, closed="right")
     return _out(np.sqrt(1.0 + 8.0 / (3.0 * p)) - 1.0)
 
 
+@finite_result
 def nonideal_bandwidth(p, P, R, published=False):
     """Steady-state IFTP bandwidth under periodic loss, eqs. (23)-(26).
 
     Parameters
     ----------
     p : float or array_like
-        Packet drop rate, in (0, 1]. [1]
+        Packet drop rate, in (0, 8/9] (:data:`MAX_CYCLE_LOSS`). [1]
     P : float or array_like
         Packet size. [packets, B or bit]
     R : float or array_like
@@ -322,7 +343,8 @@ def nonideal_bandwidth(p, P, R, published=False):
     >>> round(nonideal_bandwidth(1 / 30, 1.0, 1.0, published=True), 4)
     6.7082
     """
-    p = check_interval("p", p, 0.0, 1.0, closed="right")
+    _check_published(published)
+    p = check_interval("p", p, 0.0, MAX_CYCLE_LOSS, closed="right")
     P = check_positive("P", P)
     R = check_positive("R", R)
     if published:
@@ -330,6 +352,7 @@ def nonideal_bandwidth(p, P, R, published=False):
     return _out(0.75 * steady_state_window(p) * P / R)
 
 
+@finite_result
 def worst_case_timeout(granularity=1e-3):
     """Largest timeout interval of eq. (9): backoff 64, srtt = rttvar = 0.
 
@@ -351,6 +374,7 @@ def worst_case_timeout(granularity=1e-3):
     return timeout_interval(0.0, 0.0, MAX_BACKOFF, granularity)
 
 
+@finite_result
 def worst_case_bandwidth(P, tau, timeout=None):
     """Bandwidth when every ACK is lost, eq. (27): ``P / (tau + 0.064)``.
 
@@ -380,13 +404,18 @@ def worst_case_bandwidth(P, tau, timeout=None):
     """
     P = check_positive("P", P)
     tau = check_nonnegative("tau", tau)
-    timeout = worst_case_timeout() if timeout is None else check_positive("timeout", timeout)
+    timeout = (worst_case_timeout() if timeout is None
+               else check_positive("timeout", timeout, scalar=True))
     return _out(P / (tau + timeout))
 
 
+def _check_published(published):
+    return check_bool("published", published)
+
+
 def _check_windows(Ws, Wmax):
-    Ws = check_positive_int("Ws", Ws)
-    Wmax = check_positive_int("Wmax", Wmax)
+    Ws = check_positive_int("Ws", Ws, maximum=MAX_WINDOW)
+    Wmax = check_positive_int("Wmax", Wmax, maximum=MAX_WINDOW)
     if Ws & (Ws - 1):
         raise ParameterError(f"Ws must be a power of two (ElAarag & Bassiouni (2002), §5.1 assumes it), got {Ws}")
     if Wmax < Ws:

@@ -28,7 +28,7 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import check_choice, check_interval, check_positive
+from .._validation import check_choice, check_interval, check_positive, finite_result
 
 __all__ = ["MATHIS_CONSTANTS", "VALIDITY_LIMIT", "MathisValidityWarning",
            "mathis_constant", "mathis_rate"]
@@ -81,6 +81,7 @@ def mathis_constant(model: str = "floyd") -> float:
     return MATHIS_CONSTANTS[model]
 
 
+@finite_result
 def mathis_rate(p: ArrayLike, rtt: ArrayLike, mss: ArrayLike = 1.0,
                 C: float | str | None = None) -> float | np.ndarray:
     """Square-root-law rate ``C * mss / (rtt * sqrt(p))``.
@@ -124,9 +125,9 @@ def mathis_rate(p: ArrayLike, rtt: ArrayLike, mss: ArrayLike = 1.0,
     rtt = check_positive("rtt", rtt)
     mss = check_positive("mss", mss)
     if C is None or isinstance(C, str):
-        C = mathis_constant("floyd" if C is None else C)
+        C = mathis_constant("floyd" if C is None else check_choice("C", C, tuple(MATHIS_CONSTANTS)))
     else:
-        C = check_positive("C", C)
+        C = check_positive("C", C, scalar=True)
     if np.any(np.asarray(p) > VALIDITY_LIMIT):
         warnings.warn(
             f"p > {VALIDITY_LIMIT}: the square-root law (Ait-Hellal, Yamamoto & Leduc (1999), eq. (1)) is stated "

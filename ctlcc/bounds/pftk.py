@@ -17,12 +17,13 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import check_interval, check_positive
+from .._validation import check_bool, check_interval, check_positive, finite_result
 from ..laws.tfrc import tfrc_rate_core as _tfrc_rate_core
 
 __all__ = ["pftk_rate", "pftk_window", "tfrc_rate"]
 
 
+@finite_result
 def pftk_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: ArrayLike = 1.0,
               b: float = 1, wmax: ArrayLike | None = None,
               approximate: bool = False) -> float | np.ndarray:
@@ -87,7 +88,8 @@ def pftk_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: A
     rtt = np.asarray(check_positive("rtt", rtt), dtype=float)
     rto = 4.0 * rtt if rto is None else np.asarray(check_positive("rto", rto), dtype=float)
     mss = np.asarray(check_positive("mss", mss), dtype=float)
-    b = check_positive("b", b)
+    b = np.float64(check_positive("b", b, scalar=True))
+    check_bool("approximate", approximate)
     if wmax is None:
         wmax_arr = np.inf
     else:
@@ -112,6 +114,7 @@ def pftk_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: A
     return _scalar(mss * rate)
 
 
+@finite_result
 def pftk_window(p: ArrayLike, b: float = 1) -> float | np.ndarray:
     """Unconstrained mean window E[W] of PFTK eq. (13).
 
@@ -133,11 +136,12 @@ def pftk_window(p: ArrayLike, b: float = 1) -> float | np.ndarray:
     17.279
     """
     p = np.asarray(check_interval("p", p, 0.0, 1.0, closed="right"), dtype=float)
-    b = check_positive("b", b)
+    b = np.float64(check_positive("b", b, scalar=True))
     c = (2.0 + b) / (3.0 * b)
     return _scalar(c + np.sqrt(8.0 * (1.0 - p) / (3.0 * b * p) + c**2))
 
 
+@finite_result
 def tfrc_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: ArrayLike = 1.0,
               b: float = 1, *, t_rto: ArrayLike | None = None) -> float | np.ndarray:
     """TFRC throughput equation of RFC 5348 §3.1.
@@ -188,16 +192,18 @@ def tfrc_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: A
                       DeprecationWarning, stacklevel=2)
         rto = t_rto
     mss = np.asarray(check_positive("mss", mss), dtype=float)
-    b = check_positive("b", b)
+    b = np.float64(check_positive("b", b, scalar=True))
     t_rto = 4.0 * rtt if rto is None else np.asarray(check_positive(rto_name, rto), dtype=float)
     return _scalar(_tfrc_rate_core(mss, rtt, p, t_rto, b))
 
 
 def _q_hat(p, w):
     """PFTK's probability that a loss is a timeout, Q-hat(w) (eq. (28))."""
-    q = 1.0 - p
-    num = (1.0 - q**3) * (1.0 + q**3 * (1.0 - q ** (w - 3.0)))
-    den = 1.0 - q**w
+    # 1 - q**k as -expm1(k log1p(-p)): exact for p below 1e-16, where q = 1 - p
+    # rounds to 1 and the printed form is 0/0 (NaN)
+    log_q = np.log1p(-p)
+    num = -np.expm1(3.0 * log_q) * (1.0 + np.exp(3.0 * log_q) * -np.expm1((w - 3.0) * log_q))
+    den = -np.expm1(w * log_q)
     return np.minimum(1.0, num / den)
 
 

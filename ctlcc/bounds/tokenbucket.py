@@ -14,7 +14,8 @@
 
 import numpy as np
 
-from .._validation import check_nonnegative, check_positive, check_positive_int
+from .._validation import (check_interval, check_nonnegative, check_positive, check_positive_int,
+                          finite_result)
 from ..errors import ParameterError
 from ..laws.sttp import packet_pair_bandwidth_core as _packet_pair_core
 from ..laws.sttp import rtt_scaled
@@ -29,7 +30,14 @@ __all__ = [
     "poisson_token_arrivals",
 ]
 
+#: Largest mean of :func:`poisson_token_arrivals` (numpy's Poisson sampler
+#: refuses lam above about 1e19). [packets/step]
+MAX_POISSON_RATE = 1e18
+#: Most steps of :func:`poisson_token_arrivals` (one int64 each). [1]
+MAX_STEPS = 10**9
 
+
+@finite_result
 def max_burst_size(sigma, rho, S):
     """Largest amount a (sigma, rho) bucket lets out in time S: ``sigma + rho S``.
 
@@ -59,6 +67,7 @@ def max_burst_size(sigma, rho, S):
     return check_positive("sigma", sigma) + check_positive("rho", rho) * check_nonnegative("S", S)
 
 
+@finite_result
 def max_burst_duration(sigma, rho, M):
     """Longest burst at peak rate M: ``S = sigma / (M - rho)``.
 
@@ -96,6 +105,7 @@ def max_burst_duration(sigma, rho, M):
     return _out(sigma / (M - rho))
 
 
+@finite_result
 def on_off_credit(rho, on, off, num_tokens=0.0, sigma=None):
     """Credit of an on period after an off period (§III-B.2).
 
@@ -132,10 +142,11 @@ def on_off_credit(rho, on, off, num_tokens=0.0, sigma=None):
     num_tokens = check_nonnegative("num_tokens", num_tokens)
     if sigma is None:
         return rho * (on + off) + num_tokens
-    sigma = check_positive("sigma", sigma)
+    sigma = check_positive("sigma", sigma, scalar=True)
     return _out(np.minimum(num_tokens + rho * off, sigma) + rho * on)
 
 
+@finite_result
 def packet_pair_bandwidth(size, gap):
     """Bottleneck bandwidth from a packet pair: ``size / gap``.
 
@@ -163,6 +174,7 @@ def packet_pair_bandwidth(size, gap):
     return _packet_pair_core(check_positive("size", size), check_positive("gap", gap))
 
 
+@finite_result
 def expected_tokens(capacity, packet_size, duration):
     """Mean token count of Table I: ``capacity / (8 packet_size) * duration``.
 
@@ -217,8 +229,8 @@ def poisson_token_arrivals(rate, steps, seed=None):
     >>> poisson_token_arrivals(8.0, 10, seed=1).sum()
     np.int64(84)
     """
-    rate = check_positive("rate", rate)
-    steps = check_positive_int("steps", steps)
+    rate = check_interval("rate", rate, 0.0, MAX_POISSON_RATE, closed="right", scalar=True)
+    steps = check_positive_int("steps", steps, maximum=MAX_STEPS)
     rng = np.random.default_rng(seed)
     return rng.poisson(rate, size=steps)
 

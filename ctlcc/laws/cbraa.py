@@ -52,7 +52,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_interval, check_nonnegative, check_positive
+from .._validation import (check_bool, check_instance, check_interval, check_nonnegative,
+                          check_positive, check_result)
 from ..errors import ParameterError
 from ._core import law_core
 
@@ -137,17 +138,16 @@ class CbraaParams:
     initial_rate: float = INITIAL_RATE
 
     def __post_init__(self):
-        check_interval("b", self.b, 0.0, 1.0)
-        check_positive("a", self.a)
+        check_interval("b", self.b, 0.0, 1.0, scalar=True)
+        check_positive("a", self.a, scalar=True)
         if not self.a > self.b:
             raise ParameterError(f"a must be > b = {self.b!r}, got {self.a!r}")
-        check_interval("alpha", self.alpha, 0.0, 1.0, closed="left")
-        check_interval("beta", self.beta, 0.0, 1.0, closed="right")
-        check_positive("C", self.C)
-        if not isinstance(self.published, (bool, np.bool_)):
-            raise ParameterError(f"published must be True or False, got {self.published!r}")
-        check_positive("t_rtcp", self.t_rtcp)
-        check_positive("initial_rate", self.initial_rate)
+        check_interval("alpha", self.alpha, 0.0, 1.0, closed="left", scalar=True)
+        check_interval("beta", self.beta, 0.0, 1.0, closed="right", scalar=True)
+        check_positive("C", self.C, scalar=True)
+        check_bool("published", self.published)
+        check_positive("t_rtcp", self.t_rtcp, scalar=True)
+        check_positive("initial_rate", self.initial_rate, scalar=True)
 
     @property
     def cycle_coefficients(self):
@@ -185,9 +185,9 @@ class TcpFriendParams:
     initial_rate: float = INITIAL_RATE
 
     def __post_init__(self):
-        check_positive("C", self.C)
-        check_positive("t_rtcp", self.t_rtcp)
-        check_positive("initial_rate", self.initial_rate)
+        check_positive("C", self.C, scalar=True)
+        check_positive("t_rtcp", self.t_rtcp, scalar=True)
+        check_positive("initial_rate", self.initial_rate, scalar=True)
 
 
 @law_core
@@ -339,7 +339,7 @@ def regime(loss_obs, loss_th, params=None):
     >>> int(regime(0.05, 0.02)), int(regime(0.02, 0.02)), int(regime(0.0, 0.02))
     (-1, 0, 1)
     """
-    params = CbraaParams() if params is None else params
+    params = CbraaParams() if params is None else check_instance("params", params, CbraaParams)
     loss_obs = check_interval("loss_obs", loss_obs, 0.0, 1.0, closed="both")
     loss_th = check_positive("loss_th", loss_th)
     out = np.vectorize(regime_core, otypes=[int])(loss_obs, loss_th, params.a, params.b)
@@ -408,12 +408,14 @@ def target_rate(loss_obs, loss_th, srtt, params=None):
     >>> round(target_rate(0.02, 0.02, 0.1), 3)
     89.81
     """
-    params = CbraaParams() if params is None else params
+    params = CbraaParams() if params is None else check_instance("params", params, CbraaParams)
     loss_obs = check_interval("loss_obs", loss_obs, 0.0, 1.0, closed="both")
     loss_th = check_positive("loss_th", loss_th)
     srtt = check_positive("srtt", srtt)
-    out = target_rate_core(np.asarray(loss_obs), np.asarray(loss_th), np.asarray(srtt),
-                           params.beta, params.C)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        out = target_rate_core(np.asarray(loss_obs), np.asarray(loss_th), np.asarray(srtt),
+                               params.beta, params.C)
+    out = check_result("target_rate", out, loss_obs=loss_obs, loss_th=loss_th, srtt=srtt)
     return float(out) if np.ndim(out) == 0 else np.asarray(out)
 
 
@@ -483,11 +485,20 @@ def rate_update(rate, srtt, loss_obs, params=None):
     >>> rate_update(100.0, 0.1, 0.02)              # within [b, a] Loss_th: hold
     100.0
     """
-    params = CbraaParams() if params is None else params
+    params = CbraaParams() if params is None else check_instance("params", params, CbraaParams)
     rate = check_positive("rate", rate)
     srtt = check_positive("srtt", srtt)
     loss_obs = check_interval("loss_obs", loss_obs, 0.0, 1.0, closed="both")
-    return _elementwise(rate_update_core, rate, srtt, loss_obs, *params.core_args())
+    with np.errstate(over="ignore", divide="ignore"):
+        lth = loss_th_core(np.asarray(rate, dtype=float), np.asarray(srtt, dtype=float),
+                           *params.cycle_coefficients)
+    if np.any(lth <= 0) or not np.all(np.isfinite(lth)):
+        raise ParameterError(
+            "rate and srtt must keep the ideal loss ratio 1/(rate Cycle) a positive finite "
+            f"number, got rate={rate!r}, srtt={srtt!r}")
+    return _elementwise("rate_update", rate_update_core, dict(rate=rate, srtt=srtt,
+                                                             loss_obs=loss_obs),
+                        rate, srtt, loss_obs, *params.core_args())
 
 
 @law_core
@@ -566,8 +577,10 @@ def tcp_friend_update(rate, srtt, loss, t_rtcp, C=None):
     srtt = check_positive("srtt", srtt)
     loss = check_interval("loss", loss, 0.0, 1.0, closed="both")
     t_rtcp = check_positive("t_rtcp", t_rtcp)
-    C = C_CBRAA if C is None else check_positive("C", C)
-    return _elementwise(tcp_friend_update_core, rate, srtt, loss, t_rtcp, C)
+    C = C_CBRAA if C is None else check_positive("C", C, scalar=True)
+    return _elementwise("tcp_friend_update", tcp_friend_update_core,
+                        dict(rate=rate, srtt=srtt, loss=loss, t_rtcp=t_rtcp, C=C),
+                        rate, srtt, loss, t_rtcp, C)
 
 
 @law_core
@@ -652,15 +665,27 @@ def cycle_loss(times, lost, sent, now, cycle):
     if np.any(lost > sent):
         raise ParameterError(f"lost must be <= sent in every report, got lost={lost.tolist()}, "
                              f"sent={sent.tolist()}")
-    now = check_nonnegative("now", now)
+    now = check_nonnegative("now", now, scalar=True)
     if np.any(times > now):
         raise ParameterError(f"times must be <= now = {now!r}, got {float(times.max())!r}")
-    cycle = check_positive("cycle", cycle)
+    cycle = check_positive("cycle", cycle, scalar=True)
     return float(cycle_loss_core(times, lost, sent, times.size, now, cycle))
 
 
-def _elementwise(core, *args):
-    """Apply a scalar core elementwise; a Python float for scalar input."""
-    if all(np.ndim(x) == 0 for x in args):
-        return float(core(*(x.item() if isinstance(x, np.ndarray) else x for x in args)))
-    return np.vectorize(core, otypes=[float])(*args)
+def _elementwise(what, core, inputs, *args):
+    """Apply a scalar core elementwise; a Python float for scalar input.
+
+    A result that overflows (Python float arithmetic raises, numpy gives
+    inf) is refused by :func:`~ctlcc._validation.check_result`, naming
+    *inputs*.
+    """
+    try:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if all(np.ndim(x) == 0 for x in args):
+                out = float(core(*(x.item() if isinstance(x, np.ndarray) else x for x in args)))
+            else:
+                out = np.vectorize(core, otypes=[float])(*args)
+    except (OverflowError, ZeroDivisionError):
+        out = np.inf
+    check_result(what, out, **inputs)
+    return out

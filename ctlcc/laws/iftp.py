@@ -12,9 +12,11 @@ window by choosing the next period's ``n``:
 * loss, eq. (5)-(6): ``n -> n/2``, ``G' = 2G + tau = 2R/n - tau``;
 * scaled mode (§3.2): ``G_m = (G - tau (S - 1))/S`` sends ``S n`` packets.
 
-A negative gap is returned as computed: it means the requested ``n`` cannot
-be sent in one period at one packet per ``tau`` (the paper assumes
-``R >> n tau``).
+A negative gap would mean that the requested ``n`` cannot be sent in one
+period at one packet per ``tau`` (the paper assumes ``R >> n tau``): the
+public gap functions refuse it with a ParameterError naming their inputs
+rather than return a gap without meaning (the ``*_core`` functions, plain
+arithmetic, return it as computed).
 
 The timer, eqs. (7)-(9): ``srtt = 7/8 srtt + 1/8 rtt``,
 ``rttvar = 3/4 rttvar + 1/4 |rtt - srtt|``, timeout interval
@@ -40,8 +42,11 @@ gap :func:`period_gap_core`.
 
 from dataclasses import dataclass, replace
 
-from .._validation import (check_nonnegative, check_nonnegative_int, check_positive,
-                           check_positive_int, is_symbolic)
+import numpy as np
+
+from .._validation import (check_choice, check_instance, check_nonnegative,
+                           check_nonnegative_int, check_positive, check_positive_int,
+                           check_result, is_symbolic)
 from ..errors import ParameterError
 from ._core import law_core
 
@@ -154,9 +159,9 @@ class IftpParams:
     def __post_init__(self):
         _check_power_of_two("Ws", self.Ws)
         check_positive_int("Wmax", self.Wmax)
-        check_positive("S", self.S)
+        check_positive("S", self.S, scalar=True)
         check_positive_int("after_missing_thresh", self.after_missing_thresh)
-        check_positive("granularity", self.granularity)
+        check_positive("granularity", self.granularity, scalar=True)
         _check_power_of_two("max_backoff", self.max_backoff)
 
 
@@ -248,15 +253,16 @@ class RttEstimator:
     backoff: int = 1
 
     def __post_init__(self):
-        if self.srtt is not None:
-            check_nonnegative("srtt", self.srtt)
-            check_nonnegative("rttvar", self.rttvar)
+        if self.srtt is not None or self.rttvar is not None:
+            check_nonnegative("srtt", self.srtt, scalar=True)
+            check_nonnegative("rttvar", self.rttvar, scalar=True)
         _check_backoff(self.backoff)
 
     def update(self, rtt):
         """Fold in a new RTT sample (eqs. (7)-(8)); Karn: backoff back to 1."""
+        rtt = check_positive("rtt", rtt, scalar=True)
         if self.srtt is None:
-            srtt, rttvar = rtt_first_sample_core(check_positive("rtt", rtt))
+            srtt, rttvar = rtt_first_sample_core(rtt)
             return replace(self, srtt=srtt, rttvar=rttvar, backoff=1)
         srtt, rttvar = rtt_update(self.srtt, self.rttvar, rtt)
         return replace(self, srtt=srtt, rttvar=rttvar, backoff=1)
@@ -292,7 +298,7 @@ def window_update_core(n, ssthresh, event, Wmax):
     Returns
     -------
     tuple of int
-        ``(n', ssthresh')``: on ACK ``2n`` while ``n < ssthresh``, else
+        ``(n', ssthresh')``: on ACK ``min(2n, Wmax)`` while ``n < ssthresh``, else
         ``n + 1`` while ``n < Wmax``, else ``n``; on loss
         ``(max(n // 2, 1), max(ssthresh // 2, 2))``; on timeout
         ``(1, max(n // 2, 2))``. [packets]
@@ -316,7 +322,7 @@ def window_update_core(n, ssthresh, event, Wmax):
     """
     if event == 0:
         if n < ssthresh:
-            return 2 * n, ssthresh
+            return min(2 * n, Wmax), ssthresh
         if n < Wmax:
             return n + 1, ssthresh
         return n, ssthresh
@@ -330,8 +336,8 @@ def window_update_core(n, ssthresh, event, Wmax):
 def next_window(state, event, Wmax):
     """IFTP's window rule of Figure 1, one event at a time.
 
-    ``"ack"`` (all ACKs of the period received): ``n -> 2n`` while
-    ``n < ssthresh``, else ``n -> n + 1`` while ``n < Wmax``, else unchanged.
+    ``"ack"`` (all ACKs of the period received): ``n -> min(2n, Wmax)`` while
+    ``n < ssthresh`` (slow start never passes the receiver's window), else ``n -> n + 1`` while ``n < Wmax``, else unchanged.
     ``"loss"`` (after_missing_thresh ACKs past a gap): ``ssthresh ->
     max(ssthresh // 2, 2)``, ``n -> max(n // 2, 1)``.  ``"timeout"``:
     ``ssthresh -> max(n // 2, 2)``, ``n -> 1``.  The gap of the next period is
@@ -342,7 +348,7 @@ def next_window(state, event, Wmax):
     state : WindowState
     event : {"ack", "loss", "timeout"}
     Wmax : int
-        Receiver's maximum window, >= 1. [packets]
+        Receiver's maximum window, >= state.n. [packets]
 
     Returns
     -------
@@ -364,9 +370,12 @@ def next_window(state, event, Wmax):
     >>> next_window(WindowState(6, 4), "loss", 6), next_window(WindowState(6, 4), "timeout", 6)
     (WindowState(n=3, ssthresh=2), WindowState(n=1, ssthresh=3))
     """
+    check_instance("state", state, WindowState)
+    check_choice("event", event, tuple(_EVENTS))
     Wmax = check_positive_int("Wmax", Wmax)
-    if event not in _EVENTS:
-        raise ParameterError(f"event must be one of 'ack', 'loss', 'timeout'; got {event!r}")
+    if state.n > Wmax:
+        raise ParameterError(
+            f"Wmax must be >= the current window state.n = {state.n}, got {Wmax}")
     n, ssthresh = window_update_core(state.n, state.ssthresh, _EVENTS[event], Wmax)
     return WindowState(n, ssthresh)
 
@@ -472,7 +481,7 @@ def ack_step(state, ack_in, next_seq, params=None):
     >>> (s.n, s.una, action) == (2, 2, ACTION_NEXT_WINDOW)
     True
     """
-    params = IftpParams() if params is None else params
+    params = IftpParams() if params is None else check_instance("params", params, IftpParams)
     if not isinstance(state, AckState):
         raise ParameterError(f"state must be an AckState, got {type(state).__name__}")
     ack_in = _check_int_ge0("ack_in", ack_in)
@@ -546,7 +555,7 @@ def timeout_step(state, backoff, next_seq, params=None):
     >>> (s.n, s.ssthresh, s.una, b)
     (1, 20, 101, 2)
     """
-    params = IftpParams() if params is None else params
+    params = IftpParams() if params is None else check_instance("params", params, IftpParams)
     if not isinstance(state, AckState):
         raise ParameterError(f"state must be an AckState, got {type(state).__name__}")
     _check_backoff(backoff, params.max_backoff)
@@ -617,7 +626,7 @@ def gap_for_window(R, n, tau):
     R = check_positive("R", R)
     n = check_positive("n", n)
     tau = check_nonnegative("tau", tau)
-    return gap_for_window_core(R, n, tau)
+    return _gap(gap_for_window_core(R, n, tau), R=R, n=n, tau=tau)
 
 
 def gap_slow_start(R, n, tau):
@@ -774,13 +783,11 @@ def next_gap(G, n, tau, phase):
     >>> round(next_gap(0.017, 4, 0.008, "congestion_avoidance"), 6)
     0.012
     """
+    check_choice("phase", phase, tuple(_PHASES))
+    G = check_nonnegative("G", G)
     n = check_positive("n", n)
     tau = check_nonnegative("tau", tau)
-    if phase not in _PHASES:
-        raise ParameterError(
-            "phase must be one of 'slow_start', 'congestion_avoidance', 'loss'; "
-            f"got {phase!r}")
-    return next_gap_core(G, n, tau, _PHASES[phase])
+    return _gap(next_gap_core(G, n, tau, _PHASES[phase]), G=G, n=n, tau=tau)
 
 
 @law_core
@@ -842,9 +849,10 @@ def scaled_gap(G, tau, S):
     >>> round(scaled_gap(0.017, 0.008, 2.0), 6)
     0.0045
     """
+    G = check_nonnegative("G", G)
     tau = check_nonnegative("tau", tau)
     S = check_positive("S", S)
-    return scaled_gap_core(G, tau, S)
+    return _gap(scaled_gap_core(G, tau, S), G=G, tau=tau, S=S)
 
 
 @law_core
@@ -911,7 +919,7 @@ def period_gap(R, n, tau, S=1.0):
     n = check_positive("n", n)
     tau = check_nonnegative("tau", tau)
     S = check_positive("S", S)
-    return period_gap_core(R, n, tau, S)
+    return _gap(period_gap_core(R, n, tau, S), R=R, n=n, tau=tau, S=S)
 
 
 @law_core
@@ -1004,7 +1012,10 @@ def rtt_update(srtt, rttvar, rtt):
     srtt = check_nonnegative("srtt", srtt)
     rttvar = check_nonnegative("rttvar", rttvar)
     rtt = check_positive("rtt", rtt)
-    return rtt_update_core(srtt, rttvar, rtt)
+    new_srtt, new_rttvar = rtt_update_core(srtt, rttvar, rtt)
+    inputs = dict(srtt=srtt, rttvar=rttvar, rtt=rtt)
+    return check_result("rtt_update", new_srtt, **inputs), check_result("rtt_update", new_rttvar,
+                                                                         **inputs)
 
 
 @law_core
@@ -1070,8 +1081,9 @@ def timeout_interval(srtt, rttvar, backoff=1, granularity=GRANULARITY):
     srtt = check_nonnegative("srtt", srtt)
     rttvar = check_nonnegative("rttvar", rttvar)
     _check_backoff(backoff)
-    granularity = check_positive("granularity", granularity)
-    return timeout_interval_core(srtt, rttvar, backoff, granularity)
+    granularity = check_positive("granularity", granularity, scalar=True)
+    return check_result("timeout_interval", timeout_interval_core(srtt, rttvar, backoff, granularity),
+                        srtt=srtt, rttvar=rttvar, granularity=granularity)
 
 
 @law_core
@@ -1125,8 +1137,24 @@ def karn_backoff(backoff, max_backoff=MAX_BACKOFF):
     >>> [karn_backoff(b) for b in (1, 2, 32, 64)]
     [2, 4, 64, 64]
     """
-    _check_backoff(backoff, max_backoff)
+    max_backoff = check_positive_int("max_backoff", max_backoff, maximum=2**62)
+    if max_backoff & (max_backoff - 1):
+        raise ParameterError(f"max_backoff must be a power of two, got {max_backoff}")
+    backoff = _check_backoff(backoff, max_backoff)
     return karn_backoff_core(backoff, max_backoff)
+
+
+def _gap(gap, **inputs):
+    """A computed gap, refused if NaN/inf or negative (the packets do not fit)."""
+    if is_symbolic(gap) or any(is_symbolic(v) for v in inputs.values()):
+        return gap
+    gap = check_result("the gap", gap, **inputs)
+    if np.any(np.asarray(gap) < 0):
+        given = ", ".join(f"{k}={v!r}" for k, v in inputs.items())
+        raise ParameterError(
+            f"the gap would be negative (got {np.min(gap):.6g} s) for {given}: the period "
+            "cannot carry these packets at one per tau (IFTP assumes R >> n tau)")
+    return gap
 
 
 def _check_backoff(backoff, max_backoff=MAX_BACKOFF):

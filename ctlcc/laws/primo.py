@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_interval, check_nonnegative, check_positive, is_symbolic
+from .._validation import (check_instance, check_interval, check_nonnegative, check_positive,
+                          check_result, is_symbolic)
 from ..errors import ParameterError
 
 __all__ = [
@@ -91,12 +92,14 @@ class PrimoParams:
 
     def __post_init__(self):
         for name in ("W1", "W2"):
-            object.__setattr__(self, name, check_interval(name, getattr(self, name), 0.0, 1.0))
+            object.__setattr__(self, name, check_interval(name, getattr(self, name), 0.0, 1.0,
+                                                          scalar=True))
         for name in ("F_str", "F_mod", "F_rel"):
-            object.__setattr__(self, name, check_positive(name, getattr(self, name)))
+            object.__setattr__(self, name, check_positive(name, getattr(self, name), scalar=True))
         for name in ("TH_str", "TH_mod", "TH_rel"):
-            object.__setattr__(self, name, check_nonnegative(name, getattr(self, name)))
-        object.__setattr__(self, "tau", check_positive("tau", self.tau))
+            object.__setattr__(self, name, check_nonnegative(name, getattr(self, name),
+                                                             scalar=True))
+        object.__setattr__(self, "tau", check_positive("tau", self.tau, scalar=True))
         order = f"F_str={self.F_str:g}, F_mod={self.F_mod:g}, F_rel={self.F_rel:g}"
         for name, ok in (("F_str", self.F_str < self.F_mod), ("F_mod", self.F_mod < 1.0),
                          ("F_rel", self.F_rel > 1.0)):
@@ -110,7 +113,7 @@ class PrimoParams:
 
     def factor(self, regime_name):
         """The factor F of a regime (None for "hold")."""
-        _check_regime(regime_name)
+        _check_regime(regime_name, "regime_name")
         return {"strong": self.F_str, "moderate": self.F_mod, "release": self.F_rel,
                 "hold": None}[regime_name]
 
@@ -136,6 +139,7 @@ def regime(dftt_d, ftt_ref, params=PrimoParams()):
     >>> [regime(x * 0.01, 0.01) for x in (0.4, 0.2, 0.16, 0.1)]
     ['strong', 'moderate', 'hold', 'release']
     """
+    check_instance("params", params, PrimoParams)
     excess = np.asarray(check_nonnegative("dftt_d", dftt_d), dtype=float)
     ref = np.asarray(check_positive("ftt_ref", ftt_ref), dtype=float)
     chosen = np.select(
@@ -167,7 +171,9 @@ def regime_update(old_rate, rate, rcv_rate, factor, W1, W2):
 
     ``W2*rate + (1 - W2)*(old_rate - W1*(old_rate - factor*rcv_rate))``.
     Accepts floats, arrays and sympy symbols; ``factor=None`` is the hold
-    regime and returns *rate* unchanged.
+    regime and returns *rate* unchanged.  An unchecked arithmetic core (NaN
+    in, NaN out) so that the analysis can call it on symbols: the checked
+    entry point is :func:`next_rate`.
 
     Parameters
     ----------
@@ -239,7 +245,8 @@ def next_rate(old_rate, rate, rcv_rate, dftt_d, ftt_ref, params=PrimoParams()):
     factor = regime_factor(dftt_d, ftt_ref, params)
     updated = regime_update(old_rate, rate, rcv_rate, np.nan_to_num(factor, nan=0.0),
                             params.W1, params.W2)
-    result = np.where(np.isnan(factor), rate, updated)
+    result = check_result("next_rate", np.where(np.isnan(factor), rate, updated),
+                          old_rate=old_rate, rate=rate, rcv_rate=rcv_rate)
     return float(result) if result.ndim == 0 else result
 
 
@@ -265,6 +272,9 @@ def initial_rate(packet_size, first_to_fourth_gap):
     """
     check_positive("packet_size", packet_size)
     check_positive("first_to_fourth_gap", first_to_fourth_gap)
+    # the core divides Python floats; the check divides in numpy (inf, not an OverflowError)
+    check_result("initial_rate", 3 * np.divide(packet_size, first_to_fourth_gap),
+                 packet_size=packet_size, first_to_fourth_gap=first_to_fourth_gap)
     return initial_rate_core(packet_size, first_to_fourth_gap)
 
 
@@ -278,7 +288,8 @@ def timeout_backoff(rate, timeout):
     """
     check_nonnegative("rate", rate)
     check_positive("timeout", timeout)
-    return timeout_backoff_core(rate, timeout)
+    halved, doubled = timeout_backoff_core(rate, timeout)
+    return halved, check_result("timeout_backoff", doubled, timeout=timeout)
 
 
 def ack_timeout(rtt_ref):
@@ -290,7 +301,7 @@ def ack_timeout(rtt_ref):
     0.048
     """
     check_positive("rtt_ref", rtt_ref)
-    return ack_timeout_core(rtt_ref)
+    return check_result("ack_timeout", ack_timeout_core(rtt_ref), rtt_ref=rtt_ref)
 
 
 # --- plain-arithmetic cores: no checks; numpy, numba.njit (and sympy, where
@@ -338,6 +349,7 @@ def timeout_backoff_core(rate, timeout):
     return rate / 2, 2 * timeout
 
 
-def _check_regime(name):
-    if name not in REGIMES:
-        raise ParameterError(f"regime must be one of {', '.join(map(repr, REGIMES))}; got {name!r}")
+def _check_regime(name, argument="regime"):
+    if not (isinstance(name, str) and name in REGIMES):
+        raise ParameterError(
+            f"{argument} must be one of {', '.join(map(repr, REGIMES))}; got {name!r}")

@@ -44,12 +44,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_nonnegative_int, check_positive_int
+from .._validation import check_instance, check_nonnegative_int, check_positive_int
 from ..errors import ParameterError
 from ._core import law_core
 
 __all__ = [
     "DUP_THRESH",
+    "MAX_CAPACITY",
     "RULE_NONE",
     "RULE_LOST",
     "RULE_NEW_DATA",
@@ -74,6 +75,8 @@ __all__ = [
 
 #: DupThresh of RFC 6675 §2 (and RFC 5681). [segments]
 DUP_THRESH = 3
+#: Largest scoreboard (segments in flight) ctlcc allocates: 16 Mi slots, 16 MB. [segments]
+MAX_CAPACITY = 2**24
 #: Which NextSeg() rule chose the segment (0: nothing to send, rule 5).
 RULE_NONE, RULE_LOST, RULE_NEW_DATA, RULE_UNSACKED, RULE_RESCUE = 0, 1, 2, 3, 4
 
@@ -104,7 +107,7 @@ class SackParams:
 
     def __post_init__(self):
         check_positive_int("dup_thresh", self.dup_thresh)
-        check_positive_int("capacity", self.capacity)
+        check_positive_int("capacity", self.capacity, maximum=MAX_CAPACITY)
 
 
 def new_scoreboard(capacity=4096):
@@ -115,7 +118,7 @@ def new_scoreboard(capacity=4096):
     >>> new_scoreboard(8).tolist()
     [False, False, False, False, False, False, False, False]
     """
-    return np.zeros(check_positive_int("capacity", capacity), dtype=np.bool_)
+    return np.zeros(check_positive_int("capacity", capacity, maximum=MAX_CAPACITY), dtype=np.bool_)
 
 
 @law_core
@@ -320,7 +323,7 @@ def is_lost(sacked, seq, una, high_data, params=None):
     >>> is_lost(sb, 4, una=4, high_data=10), is_lost(sb, 6, una=4, high_data=10)
     (True, False)
     """
-    params = SackParams() if params is None else params
+    params = SackParams() if params is None else check_instance("params", params, SackParams)
     una, high_data = _check_board(sacked, una, high_data)
     seq = check_nonnegative_int("seq", seq)
     if not una <= seq <= high_data:
@@ -408,7 +411,7 @@ def pipe(sacked, una, high_data, high_rxt=None, params=None):
     >>> pipe(sb, 4, 10), pipe(sb, 4, 10, high_rxt=5)
     (2, 4)
     """
-    params = SackParams() if params is None else params
+    params = SackParams() if params is None else check_instance("params", params, SackParams)
     una, high_data, high_rxt = _check_rxt(sacked, una, high_data, high_rxt)
     return int(pipe_core(sacked, una, high_data, high_rxt, params.dup_thresh))
 
@@ -512,7 +515,7 @@ def next_seg(sacked, una, high_data, high_rxt=None, can_send_new=True, params=No
     >>> next_seg(sb, 4, 10, high_rxt=5, can_send_new=False, rescue_rxt=2)   # rule 4
     (10, 4)
     """
-    params = SackParams() if params is None else params
+    params = SackParams() if params is None else check_instance("params", params, SackParams)
     una, high_data, high_rxt = _check_rxt(sacked, una, high_data, high_rxt)
     if not isinstance(can_send_new, (bool, np.bool_)):
         raise ParameterError(f"can_send_new must be True or False, got {can_send_new!r}")
@@ -669,8 +672,9 @@ def _check_board(sacked, una, high_data):
         raise ParameterError(f"high_data must be >= una - 1 = {una - 1}, got {high_data}")
     if high_data - una + 1 > sacked.size:
         raise ParameterError(
-            f"the flight [una, high_data] = [{una}, {high_data}] must fit the scoreboard's "
-            f"{sacked.size} slots")
+            f"high_data must keep the flight [una, high_data] within the scoreboard's "
+            f"{sacked.size} slots (high_data <= una + {sacked.size} - 1 = "
+            f"{una + sacked.size - 1}), got {high_data}")
     return una, high_data
 
 

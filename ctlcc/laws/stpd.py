@@ -19,7 +19,11 @@ sympy symbols alike; :mod:`ctlcc.analysis.stpd` derives the closed loop by
 calling :func:`pd_update` on z-domain symbols.
 """
 
-from .._validation import check_nonnegative, check_positive, check_finite
+import numpy as np
+
+from .._validation import (check_finite, check_nonnegative, check_positive, check_result,
+                          is_symbolic)
+from ..errors import ParameterError
 
 __all__ = [
     "REFERENCE_OCCUPANCY",
@@ -64,7 +68,8 @@ def service_rate(packets_in_rtt, round_trip_time):
     """
     check_nonnegative("packets_in_rtt", packets_in_rtt)
     check_positive("round_trip_time", round_trip_time)
-    return service_rate_core(packets_in_rtt, round_trip_time)
+    return check_result("service_rate", service_rate_core(packets_in_rtt, round_trip_time),
+                        packets_in_rtt=packets_in_rtt, round_trip_time=round_trip_time)
 
 
 def buffer_estimate(round_trip_time, min_round_trip_time, service_rate):
@@ -93,10 +98,17 @@ def buffer_estimate(round_trip_time, min_round_trip_time, service_rate):
     >>> buffer_estimate(0.3125, 0.25, 32.0)
     2.0
     """
-    check_positive("round_trip_time", round_trip_time)
-    check_positive("min_round_trip_time", min_round_trip_time)
+    rtt = check_positive("round_trip_time", round_trip_time)
+    rtt_min = check_positive("min_round_trip_time", min_round_trip_time)
     check_nonnegative("service_rate", service_rate)
-    return buffer_estimate_core(round_trip_time, min_round_trip_time, service_rate)
+    if not (is_symbolic(rtt) or is_symbolic(rtt_min)) and np.any(np.less(rtt, rtt_min)):
+        raise ParameterError(
+            f"round_trip_time must be >= min_round_trip_time (the smallest RTT seen), got "
+            f"round_trip_time={round_trip_time!r}, min_round_trip_time={min_round_trip_time!r}")
+    return check_result("buffer_estimate",
+                        buffer_estimate_core(round_trip_time, min_round_trip_time, service_rate),
+                        round_trip_time=round_trip_time,
+                        min_round_trip_time=min_round_trip_time, service_rate=service_rate)
 
 
 def control_error(reference, occupancy):
@@ -109,7 +121,8 @@ def control_error(reference, occupancy):
     """
     check_finite("reference", reference)
     check_finite("occupancy", occupancy)
-    return control_error_core(reference, occupancy)
+    return check_result("control_error", control_error_core(reference, occupancy),
+                        reference=reference, occupancy=occupancy)
 
 
 def pd_update(previous, error, previous_error, kp, kd):
@@ -145,9 +158,14 @@ def pd_update(previous, error, previous_error, kp, kd):
     >>> sp.expand(pd_update(a1, e0, e1, kp, kd))
     a1 + e0*k_d + e0*k_p - e1*k_d
     """
+    check_finite("previous", previous)
+    check_finite("error", error)
+    check_finite("previous_error", previous_error)
     check_nonnegative("kp", kp)
     check_nonnegative("kd", kd)
-    return pd_update_core(previous, error, previous_error, kp, kd)
+    return check_result("pd_update", pd_update_core(previous, error, previous_error, kp, kd),
+                        previous=previous, error=error, previous_error=previous_error,
+                        kp=kp, kd=kd)
 
 
 # --- plain-arithmetic cores: no checks; floats, numpy, sympy and numba.njit accept them ---

@@ -113,7 +113,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 import skfuzzy
 
-from .._validation import check_choice, check_finite, check_interval, check_positive
+from .._validation import (check_choice, check_finite, check_instance, check_interval,
+                          check_positive)
 from ..errors import ParameterError
 
 __all__ = [
@@ -193,6 +194,9 @@ class FuzzyConfig:
         if universe[0] <= 0:
             raise ParameterError(f"bdp_universe must start above 0 packets, got {universe[0]!r}")
         peaks = _check_ladder("bdp_peaks", self.bdp_peaks, universe)
+        check_instance("output_universe", self.output_universe, (dict, MappingProxyType))
+        check_instance("output_maxima", self.output_maxima, (dict, MappingProxyType))
+        check_instance("calibration", self.calibration, str)
         out_universe, out_maxima = {}, {}
         for gain in GAINS:
             if gain not in self.output_universe or gain not in self.output_maxima:
@@ -227,6 +231,17 @@ class FuzzyConfig:
     @classmethod
     def from_dict(cls, data):
         """Build from the layout written by :meth:`to_dict`."""
+        return cls._from_dict(data, "data")
+
+    @classmethod
+    def _from_dict(cls, data, name):
+        from collections.abc import Mapping
+
+        check_instance(name, data, Mapping)
+        unknown = sorted(str(k) for k in data if k not in _CONFIG_KEYS)
+        if unknown:
+            raise ParameterError(
+                f"{name} has unknown key(s), got {unknown}; allowed: {', '.join(_CONFIG_KEYS)}")
         try:
             bdp = data["bdp"]
             return cls(
@@ -236,13 +251,13 @@ class FuzzyConfig:
                 output_maxima={g: tuple(data[g]["maxima"]) for g in GAINS},
                 rules={g: dict(data[g].get("rules", {})) for g in GAINS},
                 out_of_universe=data.get("out_of_universe", "raise"),
-                calibration=str(data.get("calibration", "custom")),
+                calibration=data.get("calibration", "custom"),
             )
         except (KeyError, TypeError) as err:
             raise ParameterError(
-                f"fuzzy supervisor config is missing {err}; expected tables 'bdp' "
-                f"(universe, peaks) and, for each of {', '.join(GAINS)}, "
-                f"(universe, maxima, rules)") from err
+                f"{name} (a fuzzy supervisor config) is missing or misshapes {err}; expected "
+                f"tables 'bdp' (universe, peaks) and, for each of {', '.join(GAINS)}, "
+                f"(universe, maxima, rules); got keys {sorted(map(str, data))}") from err
 
 
 class FuzzySupervisor:
@@ -287,10 +302,11 @@ class FuzzySupervisor:
         if config is None:
             config = default_config()
         elif isinstance(config, dict):
-            config = FuzzyConfig.from_dict(config)
+            config = FuzzyConfig._from_dict(config, "config")
         elif not isinstance(config, FuzzyConfig):
             raise ParameterError(
-                f"config must be a FuzzyConfig, a dict or None, got {type(config).__name__}")
+                f"config must be a FuzzyConfig, a dict or None, got {type(config).__name__} "
+                f"{config!r:.60}")
         self._config = config
         self._maxima = {g: np.asarray(config.output_maxima[g]) for g in GAINS}
         # consequent maximum of each antecedent term's rule, per gain
@@ -316,12 +332,17 @@ class FuzzySupervisor:
         -------
         FuzzySupervisor
         """
+        check_instance("path", path, (str, Path))
         path = Path(path)
         text = path.read_bytes()
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            data = _toml_loads(text.decode("utf-8"))
+        try:
+            if path.suffix.lower() == ".json":
+                data = json.loads(text)
+            else:
+                data = _toml_loads(text.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as err:
+            raise ParameterError(
+                f"path {str(path)!r} is not a valid fuzzy supervisor config: got {err}") from err
         return cls(FuzzyConfig.from_dict(data))
 
     def with_config(self, **changes):
@@ -364,8 +385,7 @@ class FuzzySupervisor:
         """
         check_choice("gain", gain, GAINS)
         low, high = self._config.output_universe[gain]
-        y = np.asarray(check_interval(f"{gain} values", np.asarray(values, dtype=float),
-                                      low, high, closed="both"), dtype=float)
+        y = np.asarray(check_interval("values", values, low, high, closed="both"), dtype=float)
         shapes = _output_shapes(self._config.output_maxima[gain], (low, high))
         return np.stack([_evaluate_shape(y.ravel(), shape) for shape in shapes]).reshape((5,) + y.shape)
 
@@ -450,6 +470,7 @@ class FuzzySupervisor:
         >>> round(float(np.interp(20.0, x, kp)), 4)
         0.0385
         """
+        tolerance = check_positive("tolerance", tolerance, scalar=True)
         low, high = self._config.bdp_universe
         x = np.array([low, *self._config.bdp_peaks, high])
         x = np.unique(x)
@@ -580,7 +601,8 @@ def _check_rules(rules):
         raise ParameterError(f"rules must be a mapping gain -> rule base, got {type(rules).__name__}")
     unknown = [g for g in rules if g not in GAINS]
     if unknown:
-        raise ParameterError(f"rules: unknown gain(s) {unknown}; available: {', '.join(GAINS)}")
+        raise ParameterError(
+            f"rules: unknown gain(s), got {unknown}; available: {', '.join(GAINS)}")
     checked = {}
     for gain in GAINS:
         base = rules.get(gain)
@@ -676,6 +698,10 @@ def _control_engine_gains(x, config):
 
 def _activation(value):
     return 0.0 if value is None else float(value)
+
+
+#: Top-level keys of the TOML/JSON layout (:meth:`FuzzyConfig.to_dict`).
+_CONFIG_KEYS = ("calibration", "out_of_universe", "bdp", "kp", "kd")
 
 
 def _toml_loads(text):

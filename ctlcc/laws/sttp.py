@@ -40,7 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_interval, check_nonnegative, check_positive, is_symbolic
+from .._validation import (check_instance, check_interval, check_nonnegative, check_positive,
+                          check_result, is_symbolic)
 from ..errors import ParameterError
 from ._core import law_core
 
@@ -108,12 +109,12 @@ class SttpParams:
 
     def __post_init__(self):
         _check_weights(self.alpha, self.beta)
-        check_nonnegative("threshold", self.threshold)
+        check_nonnegative("threshold", self.threshold, scalar=True)
         if self.factor not in (FACTOR_RATIO, FACTOR_RELATIVE) or isinstance(self.factor, bool):
             raise ParameterError(
                 f"factor must be one of {FACTOR_RATIO} (ratio, §III-B.3), {FACTOR_RELATIVE} "
                 f"(relative change, §IV-B.1); got {self.factor!r}")
-        check_positive("packet_size", self.packet_size)
+        check_positive("packet_size", self.packet_size, scalar=True)
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,14 @@ class BucketState:
     tokens: float
 
     def __post_init__(self):
-        check_positive("sigma", self.sigma)
-        check_positive("rho", self.rho)
-        check_nonnegative("tokens", self.tokens)
+        check_positive("sigma", self.sigma, scalar=True)
+        check_positive("rho", self.rho, scalar=True)
+        check_nonnegative("tokens", self.tokens, scalar=True)
+        if not is_symbolic(self.tokens) and not is_symbolic(self.sigma) \
+                and self.tokens > self.sigma:
+            raise ParameterError(
+                f"tokens must be <= sigma (the bucket depth), got tokens={self.tokens!r}, "
+                f"sigma={self.sigma!r}")
 
 
 @law_core
@@ -221,10 +227,12 @@ def initial_bucket(size, gap, params=None):
     >>> initial_bucket(64.0, 0.016, SttpParams(packet_size=64.0))   # §III-A: 4000 B/s
     BucketState(sigma=62.5, rho=62.5, tokens=62.5)
     """
-    params = SttpParams() if params is None else params
-    size = check_positive("size", size)
-    gap = check_positive("gap", gap)
-    return BucketState(*initial_bucket_core(size, gap, params.packet_size))
+    params = SttpParams() if params is None else check_instance("params", params, SttpParams)
+    size = check_positive("size", size, scalar=True)
+    gap = check_positive("gap", gap, scalar=True)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        bucket = initial_bucket_core(size, gap, params.packet_size)
+    return BucketState(*(check_result("initial_bucket", v, size=size, gap=gap) for v in bucket))
 
 
 @law_core
@@ -318,10 +326,12 @@ def rtt_scaled(x, last_rtt, new_rtt, alpha, beta):
     >>> round(rtt_scaled(16, 0.078, 0.255, 0.9, 0.1), 3)  # unrounded ratio
     14.889
     """
+    check_nonnegative("x", x)
     last_rtt = check_positive("last_rtt", last_rtt)
     new_rtt = check_positive("new_rtt", new_rtt)
     alpha, beta = _check_weights(alpha, beta)
-    return rtt_scaled_core(x, last_rtt, new_rtt, alpha, beta)
+    return check_result("rtt_scaled", rtt_scaled_core(x, last_rtt, new_rtt, alpha, beta),
+                        x=x, last_rtt=last_rtt, new_rtt=new_rtt)
 
 
 @law_core
@@ -376,7 +386,7 @@ def rtt_changed(last_rtt, new_rtt, threshold=RTT_THRESHOLD):
     """
     last_rtt = check_positive("last_rtt", last_rtt)
     new_rtt = check_positive("new_rtt", new_rtt)
-    threshold = check_nonnegative("threshold", threshold)
+    threshold = check_nonnegative("threshold", threshold, scalar=True)
     out = np.asarray(rtt_changed_core(np.asarray(last_rtt), np.asarray(new_rtt), threshold))
     return bool(out) if out.ndim == 0 else out
 
@@ -513,11 +523,11 @@ def ack_step(state, last_rtt, new_rtt, params=None):
     >>> s.tokens, scaled
     (4.0, False)
     """
-    params = SttpParams() if params is None else params
+    params = SttpParams() if params is None else check_instance("params", params, SttpParams)
     if not isinstance(state, BucketState):
         raise ParameterError(f"state must be a BucketState, got {type(state).__name__}")
-    last_rtt = check_positive("last_rtt", last_rtt)
-    new_rtt = check_positive("new_rtt", new_rtt)
+    last_rtt = check_positive("last_rtt", last_rtt, scalar=True)
+    new_rtt = check_positive("new_rtt", new_rtt, scalar=True)
     if params.factor == FACTOR_RELATIVE and params.beta > 0:
         limit = 2 + params.alpha / params.beta
         if new_rtt / last_rtt >= limit:
@@ -528,7 +538,9 @@ def ack_step(state, last_rtt, new_rtt, params=None):
     sigma, rho, tokens, _, scaled = ack_step_core(
         state.sigma, state.rho, state.tokens, last_rtt, new_rtt, params.alpha, params.beta,
         params.threshold, params.factor)
-    return BucketState(float(sigma), float(rho), float(tokens)), bool(scaled)
+    inputs = dict(last_rtt=last_rtt, new_rtt=new_rtt)
+    sigma, rho, tokens = (check_result("ack_step", float(v), **inputs) for v in (sigma, rho, tokens))
+    return BucketState(sigma, rho, tokens), bool(scaled)
 
 
 def scale_bucket(state, last_rtt, new_rtt, alpha=0.9, beta=0.1, threshold=RTT_THRESHOLD):
@@ -559,6 +571,9 @@ def scale_bucket(state, last_rtt, new_rtt, alpha=0.9, beta=0.1, threshold=RTT_TH
     >>> round(s.sigma, 3), round(s.rho, 3)
     (14.889, 7.445)
     """
+    check_instance("state", state, BucketState)
+    check_positive("last_rtt", last_rtt, scalar=True)
+    check_positive("new_rtt", new_rtt, scalar=True)
     if not rtt_changed(last_rtt, new_rtt, threshold):
         return state
     return BucketState(*(rtt_scaled(v, last_rtt, new_rtt, alpha, beta)
@@ -566,8 +581,8 @@ def scale_bucket(state, last_rtt, new_rtt, alpha=0.9, beta=0.1, threshold=RTT_TH
 
 
 def _check_weights(alpha, beta):
-    alpha = check_interval("alpha", alpha, 0.0, 1.0, closed="both")
-    beta = check_interval("beta", beta, 0.0, 1.0, closed="both")
+    alpha = check_interval("alpha", alpha, 0.0, 1.0, closed="both", scalar=True)
+    beta = check_interval("beta", beta, 0.0, 1.0, closed="both", scalar=True)
     symbolic = is_symbolic(alpha) or is_symbolic(beta)
     if not symbolic and np.any(np.abs(np.add(alpha, beta) - 1.0) > 1e-12):
         raise ParameterError(f"alpha + beta must equal 1, got alpha={alpha!r}, beta={beta!r}")

@@ -19,7 +19,7 @@ round trip: W/R ACKs per second of :func:`congestion_avoidance_core`'s
 1/W, and the :data:`DECREASE_FACTOR` cut.
 """
 
-from .._validation import check_nonnegative, check_positive
+from .._validation import check_nonnegative, check_positive, check_result
 
 __all__ = [
     "DECREASE_FACTOR",
@@ -78,9 +78,10 @@ def window_increase(cwnd, ssthresh):
     >>> window_increase(4.0, 8.0), window_increase(8.0, 8.0)
     (5.0, 8.125)
     """
-    check_positive("cwnd", cwnd)
-    check_positive("ssthresh", ssthresh)
-    return window_increase_core(float(cwnd), float(ssthresh))
+    cwnd = check_positive("cwnd", cwnd, scalar=True)
+    ssthresh = check_positive("ssthresh", ssthresh, scalar=True)
+    return check_result("window_increase", window_increase_core(cwnd, ssthresh),
+                        cwnd=cwnd, ssthresh=ssthresh)
 
 
 def loss_ssthresh_core(flight):
@@ -107,8 +108,7 @@ def loss_ssthresh(flight):
     >>> loss_ssthresh(20), loss_ssthresh(3)
     (10.0, 2.0)
     """
-    check_nonnegative("flight", flight)
-    return loss_ssthresh_core(float(flight))
+    return loss_ssthresh_core(check_nonnegative("flight", flight, scalar=True))
 
 
 def fast_recovery_window_core(ssthresh, dupthresh):
@@ -142,6 +142,6 @@ def partial_ack_window(cwnd, newly_acked):
     >>> partial_ack_window(12.0, 3)
     10.0
     """
-    check_positive("cwnd", cwnd)
-    check_nonnegative("newly_acked", newly_acked)
-    return partial_ack_window_core(float(cwnd), float(newly_acked))
+    cwnd = check_positive("cwnd", cwnd, scalar=True)
+    newly_acked = check_nonnegative("newly_acked", newly_acked, scalar=True)
+    return partial_ack_window_core(cwnd, newly_acked)

@@ -48,13 +48,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import (check_finite, check_interval, check_nonnegative, check_positive,
-                           check_positive_int)
+from .._validation import (check_finite, check_instance, check_interval, check_nonnegative,
+                           check_positive, check_positive_int)
 from ..errors import ParameterError
 from ._core import law_core
 
 __all__ = [
     "N_INTERVALS",
+    "MAX_INTERVALS",
     "T_MBI",
     "RTT_FILTER_Q",
     "INITIAL_RATE",
@@ -81,6 +82,9 @@ __all__ = [
 
 #: Loss intervals averaged, n (§5.4). [1]
 N_INTERVALS = 8
+#: Largest loss-interval history :class:`TfrcParams` accepts (a count that
+#: sizes arrays and loops: a typo such as 1e18 is refused instead of hanging). [1]
+MAX_INTERVALS = 2**16
 #: Maximum back-off interval t_mbi: the rate never goes below s/t_mbi (§4.3). [s]
 T_MBI = 64.0
 #: RTT filter constant q of §4.3 step 2 ("recommended 0.9"). [1]
@@ -129,13 +133,13 @@ class TfrcParams:
     b: float = 1.0
 
     def __post_init__(self):
-        check_positive("segment_size", self.segment_size)
-        check_positive("t_mbi", self.t_mbi)
-        n = check_positive_int("n", self.n)
+        check_positive("segment_size", self.segment_size, scalar=True)
+        check_positive("t_mbi", self.t_mbi, scalar=True)
+        n = check_positive_int("n", self.n, maximum=MAX_INTERVALS)
         if n < 2 or n % 2:
             raise ParameterError(f"n must be an even integer >= 2, got {self.n!r}")
-        check_interval("q", self.q, 0.0, 1.0, closed="left")
-        check_positive("b", self.b)
+        check_interval("q", self.q, 0.0, 1.0, closed="left", scalar=True)
+        check_positive("b", self.b, scalar=True)
 
     @property
     def initial_window(self):
@@ -532,10 +536,10 @@ def loss_interval_for_rate(x_target, R, s=1.0, b=1.0):
     >>> loss_interval_for_rate(0.0, 0.1) == loss_interval_for_rate(5.0, 0.1)  # 0.5/R floor
     True
     """
-    x_target = check_nonnegative("x_target", x_target)
-    R = check_positive("R", R)
-    s = check_positive("s", s)
-    b = check_positive("b", b)
+    x_target = check_nonnegative("x_target", x_target, scalar=True)
+    R = check_positive("R", R, scalar=True)
+    s = check_positive("s", s, scalar=True)
+    b = check_positive("b", b, scalar=True)
     return float(loss_interval_for_rate_core(x_target, s, R, b))
 
 
@@ -678,14 +682,14 @@ def feedback_update(X, p, X_recv_max, R, t_now, tld, params=None, s=1.0):
     >>> round(x, 9), tld                 # min(80, 2 * 35) = 70
     (70.0, 0.2)
     """
-    params = TfrcParams() if params is None else params
-    X = check_positive("X", X)
-    p = check_interval("p", p, 0.0, 1.0, closed="both")
-    X_recv_max = check_positive("X_recv_max", X_recv_max, allow_inf=True)
-    R = check_positive("R", R)
-    t_now = check_nonnegative("t_now", t_now)
+    params = TfrcParams() if params is None else check_instance("params", params, TfrcParams)
+    X = check_positive("X", X, scalar=True)
+    p = check_interval("p", p, 0.0, 1.0, closed="both", scalar=True)
+    X_recv_max = check_positive("X_recv_max", X_recv_max, allow_inf=True, scalar=True)
+    R = check_positive("R", R, scalar=True)
+    t_now = check_nonnegative("t_now", t_now, scalar=True)
     tld = _check_tld(tld, t_now)
-    s = check_positive("s", s)
+    s = check_positive("s", s, scalar=True)
     x, t = feedback_update_core(X, p, X_recv_max, R, s, params.t_mbi, t_now, tld,
                                 params.initial_window * s, params.b)
     return float(x), float(t)
@@ -798,12 +802,12 @@ def nofeedback(X, p, X_recv_max, R, params=None, has_feedback=True, idle=False, 
     >>> nofeedback(40.0, 0.0, 30.0, 0.1)     # p = 0: halve
     (20.0, -1.0)
     """
-    params = TfrcParams() if params is None else params
-    X = check_positive("X", X)
-    p = check_interval("p", p, 0.0, 1.0, closed="both")
-    X_recv_max = check_positive("X_recv_max", X_recv_max, allow_inf=True)
-    R = check_positive("R", R)
-    s = check_positive("s", s)
+    params = TfrcParams() if params is None else check_instance("params", params, TfrcParams)
+    X = check_positive("X", X, scalar=True)
+    p = check_interval("p", p, 0.0, 1.0, closed="both", scalar=True)
+    X_recv_max = check_positive("X_recv_max", X_recv_max, allow_inf=True, scalar=True)
+    R = check_positive("R", R, scalar=True)
+    s = check_positive("s", s, scalar=True)
     for name, flag in (("has_feedback", has_feedback), ("idle", idle)):
         if not isinstance(flag, (bool, np.bool_)):
             raise ParameterError(f"{name} must be True or False, got {flag!r}")
@@ -852,7 +856,10 @@ def nofeedback_interval_core(R, s, X, has_feedback):
 
 def _check_intervals(intervals, n):
     n = TfrcParams(n=n).n
-    arr = np.asarray(check_nonnegative("intervals", intervals), dtype=float).ravel()
+    arr = np.asarray(check_nonnegative("intervals", intervals), dtype=float)
+    if arr.ndim > 1:
+        raise ParameterError(f"intervals must be a 1-D sequence, got an array of shape {arr.shape}")
+    arr = arr.ravel()
     if arr.size == 0 or arr.size > n + 1:
         raise ParameterError(
             f"intervals must hold I_0 and at most n = {n} closed intervals (1 to {n + 1} "
@@ -863,7 +870,7 @@ def _check_intervals(intervals, n):
 
 
 def _check_tld(tld, t_now):
-    tld = float(check_finite("tld", tld))
+    tld = float(check_finite("tld", tld, scalar=True))
     if not (tld == -1.0 or 0.0 <= tld <= t_now):
         raise ParameterError(f"tld must be -1 or in [0, t_now = {t_now!r}], got {tld!r}")
     return tld

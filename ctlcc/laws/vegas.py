@@ -14,7 +14,8 @@ Plain-arithmetic cores, compiled into the packet engine's Vegas sender
 (:mod:`ctlcc.sim.senders.vegas`) and accepted by sympy and numpy.
 """
 
-from .._validation import check_nonnegative, check_positive
+from .._validation import check_nonnegative, check_positive, check_result
+from ..errors import ParameterError
 
 __all__ = ["backlog_core", "backlog", "avoidance_window_core", "avoidance_window",
            "slow_start_exit_window_core"]
@@ -35,7 +36,7 @@ def backlog(cwnd, rtt, base_rtt):
     rtt : float
         Round-trip time of the last round (its smallest sample), > 0. [s]
     base_rtt : float
-        Smallest RTT seen, > 0. [s]
+        Smallest RTT seen, > 0 and <= rtt. [s]
 
     Returns
     -------
@@ -47,10 +48,14 @@ def backlog(cwnd, rtt, base_rtt):
     >>> round(backlog(20.0, 0.125, 0.1), 12)
     4.0
     """
-    check_positive("cwnd", cwnd)
-    check_positive("rtt", rtt)
-    check_positive("base_rtt", base_rtt)
-    return backlog_core(float(cwnd), float(rtt), float(base_rtt))
+    cwnd = check_positive("cwnd", cwnd, scalar=True)
+    rtt = check_positive("rtt", rtt, scalar=True)
+    base_rtt = check_positive("base_rtt", base_rtt, scalar=True)
+    if rtt < base_rtt:
+        raise ParameterError(f"rtt must be >= base_rtt (the smallest RTT seen), got rtt={rtt!r}, "
+                             f"base_rtt={base_rtt!r}")
+    return check_result("backlog", backlog_core(cwnd, rtt, base_rtt), cwnd=cwnd, rtt=rtt,
+                        base_rtt=base_rtt)
 
 
 def avoidance_window_core(cwnd, diff, alpha, beta):
@@ -65,15 +70,33 @@ def avoidance_window_core(cwnd, diff, alpha, beta):
 def avoidance_window(cwnd, diff, alpha=1.0, beta=3.0):
     """Vegas' congestion-avoidance window for the next round trip.
 
+    Parameters
+    ----------
+    cwnd : float
+        Congestion window, > 0. [packets]
+    diff : float
+        Backlog estimate (:func:`backlog`), >= 0. [packets]
+    alpha, beta : float, optional
+        Thresholds, 0 <= alpha <= beta: grow below alpha, shrink above
+        beta. [packets]
+
+    Returns
+    -------
+    float
+        cwnd + 1, cwnd - 1 or cwnd. [packets]
+
     Examples
     --------
     >>> avoidance_window(10.0, 4.0), avoidance_window(10.0, 0.5), avoidance_window(10.0, 2.0)
     (9.0, 11.0, 10.0)
     """
-    check_positive("cwnd", cwnd)
-    check_nonnegative("alpha", alpha)
-    check_nonnegative("beta", beta)
-    return avoidance_window_core(float(cwnd), float(diff), float(alpha), float(beta))
+    cwnd = check_positive("cwnd", cwnd, scalar=True)
+    diff = check_nonnegative("diff", diff, scalar=True)
+    alpha = check_nonnegative("alpha", alpha, scalar=True)
+    beta = check_nonnegative("beta", beta, scalar=True)
+    if beta < alpha:
+        raise ParameterError(f"beta must be >= alpha = {alpha!r}, got {beta!r}")
+    return avoidance_window_core(cwnd, diff, alpha, beta)
 
 
 def slow_start_exit_window_core(cwnd, rtt, base_rtt):

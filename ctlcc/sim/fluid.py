@@ -104,6 +104,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import (
+    finite_result,
+    check_bool,
     check_finite,
     check_interval,
     check_nonnegative,
@@ -129,6 +131,11 @@ __all__ = [
     "reno_window_derivative",
     "reno_linearisation",
 ]
+
+#: Most integration steps :func:`simulate` accepts (duration / dt); each
+#: step costs a few array operations over the batch, and a typo such as
+#: ``duration=1e308`` must fail at once.
+MAX_STEPS = 10**8
 
 
 # --------------------------------------------------------------------------- network
@@ -313,15 +320,17 @@ class Red:
     gentle: bool = False
 
     def __post_init__(self):
-        low = check_nonnegative("min_threshold", self.min_threshold)
-        high = check_positive("max_threshold", self.max_threshold)
+        low = check_nonnegative("min_threshold", _nonempty("min_threshold", self.min_threshold))
+        high = check_positive("max_threshold", _nonempty("max_threshold", self.max_threshold))
         if not np.all(np.asarray(low) < np.asarray(high)):
             raise ParameterError(
                 f"min_threshold must be < max_threshold, got {self.min_threshold!r} "
                 f">= {self.max_threshold!r}")
-        check_interval("max_probability", self.max_probability, 0.0, 1.0, closed="right")
+        check_interval("max_probability", _nonempty("max_probability", self.max_probability),
+                       0.0, 1.0, closed="right")
         if self.averaging is not None:
-            check_positive("averaging", self.averaging)
+            check_positive("averaging", _nonempty("averaging", self.averaging))
+        check_bool("gentle", self.gentle)
 
     def probability(self, queue):
         """RED's map p(q) for a queue (or average queue). [1]
@@ -331,6 +340,7 @@ class Red:
         >>> Red(100, 300, 0.1).probability(np.array([50.0, 200.0, 400.0])).tolist()
         [0.0, 0.05, 1.0]
         """
+        queue = check_nonnegative("queue", queue)
         return self._map(queue, np.asarray(self.min_threshold), np.asarray(self.max_threshold),
                          np.asarray(self.max_probability))
 
@@ -365,7 +375,8 @@ class FixedMarking:
 
     def __post_init__(self):
         if not callable(self.probability):
-            check_interval("probability", self.probability, 0.0, 1.0, closed="both")
+            check_interval("probability", _nonempty("probability", self.probability), 0.0, 1.0,
+                           closed="both")
 
     def _marking(self, queue, average, time):
         value = self.probability(time) if callable(self.probability) else self.probability
@@ -395,9 +406,9 @@ class Reno:
     max_window: float = np.inf
 
     def __post_init__(self):
-        check_positive("initial_window", self.initial_window)
-        check_positive("min_window", self.min_window)
-        check_positive("max_window", self.max_window, allow_inf=True)
+        check_positive("initial_window", _nonempty("initial_window", self.initial_window))
+        check_positive("min_window", self.min_window, scalar=True)
+        check_positive("max_window", self.max_window, allow_inf=True, scalar=True)
         if not self.min_window < self.max_window:
             raise ParameterError(
                 f"min_window must be < max_window, got {self.min_window!r} >= {self.max_window!r}")
@@ -447,14 +458,14 @@ class Stpd:
 
     def __post_init__(self):
         for name in ("kp", "kd"):
-            check_finite(name, getattr(self, name))
+            check_finite(name, _nonempty(name, getattr(self, name)))
             check_nonnegative(name, getattr(self, name))
-        check_finite("reference", self.reference)
+        check_nonnegative("reference", self.reference, scalar=True)
         for name in ("delay", "slot"):
             if getattr(self, name) is not None:
-                check_positive(name, getattr(self, name))
+                check_positive(name, _nonempty(name, getattr(self, name)))
         if self.initial_rate is not None:
-            check_nonnegative("initial_rate", self.initial_rate)
+            check_nonnegative("initial_rate", _nonempty("initial_rate", self.initial_rate))
 
     def _start(self, net, dt):
         return _StpdState(self, net, dt)
@@ -493,9 +504,9 @@ class Primo:
     def __post_init__(self):
         if not isinstance(self.params, _primo.PrimoParams):
             raise ParameterError(f"params must be a PrimoParams, got {self.params!r}")
-        check_interval("ftt_fraction", self.ftt_fraction, 0.0, 1.0, closed="right")
+        check_interval("ftt_fraction", self.ftt_fraction, 0.0, 1.0, closed="right", scalar=True)
         if self.initial_rate is not None:
-            check_nonnegative("initial_rate", self.initial_rate)
+            check_nonnegative("initial_rate", _nonempty("initial_rate", self.initial_rate))
 
     def _start(self, net, dt):
         return _PrimoState(self, net, dt)
@@ -604,10 +615,11 @@ class RenoLinearisation:
 
     def frequency_response(self, omega):
         """P(j omega) including the delay. [packets per unit probability]"""
-        s = 1j * np.asarray(omega, dtype=float)
+        s = 1j * np.asarray(check_nonnegative("omega", omega), dtype=float)
         return (self.gain * np.exp(-s * self.round_trip)
                 / ((s + self.window_pole) * (s + self.queue_pole)))
 
+    @finite_result
     def step_response(self, time, amplitude):
         """Queue deviation after a step of the marking probability.
 
@@ -626,7 +638,11 @@ class RenoLinearisation:
         ndarray
             delta_q. [packets]
         """
-        t = np.asarray(time, dtype=float) - self.round_trip
+        check_finite("amplitude", amplitude, scalar=True)
+        time = np.asarray(check_finite("time", time), dtype=float)
+        if time.ndim != 1 or time.size == 0:
+            raise ParameterError(f"time must be a non-empty 1-D array, got shape {time.shape}")
+        t = time - self.round_trip
         a, b = self.window_pole, self.queue_pole
         shape = (1 - (b * np.exp(-a * np.clip(t, 0, None)) - a * np.exp(-b * np.clip(t, 0, None)))
                  / (b - a)) / (a * b)
@@ -640,7 +656,9 @@ def reno_window_derivative(window, round_trip, delayed_rate, delayed_probability
     ``dW/dt = 1/R(t) - W(t) x(t - R) p(t - R) / 2`` with
     ``x(t - R) = W(t - R) / R(t - R)``.  Plain arithmetic: the simulator
     calls it on arrays, and the tests derive the equilibrium and Jacobian
-    from it with sympy.
+    from it with sympy.  It is an unchecked arithmetic core (NaN in, NaN
+    out): the checked entry points are :func:`simulate` and
+    :func:`reno_linearisation`.
 
     Parameters
     ----------
@@ -673,6 +691,7 @@ def reno_window_derivative(window, round_trip, delayed_rate, delayed_probability
     return 1 / round_trip - window * delayed_rate * delayed_probability / 2
 
 
+@finite_result
 def reno_linearisation(n_flows, capacity, propagation_delay, queue):
     """Operating point and linear plant of the Reno fluid model.
 
@@ -718,7 +737,8 @@ def reno_linearisation(n_flows, capacity, propagation_delay, queue):
     if np.any(np.asarray(p0) > 1):
         raise ParameterError(
             "queue: the operating point needs W0 = (q0/C + Tp) C / N >= sqrt(2) so that "
-            f"p0 = 2/W0^2 <= 1; got W0 = {w0!r}")
+            f"p0 = 2/W0^2 <= 1; got W0 = {w0!r} from queue={queue!r}, capacity={capacity!r}, "
+            f"propagation_delay={propagation_delay!r}, n_flows={n_flows!r}")
     return RenoLinearisation(n, c, tp, q0, r0, w0, p0, c**2 / (2 * n), 2 * n / (r0**2 * c),
                              1 / r0)
 
@@ -768,13 +788,19 @@ def simulate(net, law, duration, dt, aqm=DropTail(), initial_queue=0.0, record_e
         raise ParameterError(f"law must be Reno, Stpd or Primo, got {law!r}")
     if not isinstance(aqm, (DropTail, Red, FixedMarking)):
         raise ParameterError(f"aqm must be DropTail, Red or FixedMarking, got {aqm!r}")
-    duration = check_positive("duration", duration)
-    dt = check_positive("dt", dt)
+    duration = check_positive("duration", duration, scalar=True)
+    dt = check_positive("dt", dt, scalar=True)
+    if duration < dt:
+        raise ParameterError(f"duration must be at least one step dt={dt!r}, got {duration!r}")
+    if duration / dt > MAX_STEPS:
+        raise ParameterError(
+            f"duration / dt must be at most {MAX_STEPS:g} steps, got duration={duration!r}, "
+            f"dt={dt!r}")
     min_delay = float(net.propagation_delay.min())
     if dt > min_delay:
         raise ParameterError(
             f"dt must be in (0, {min_delay:g}] (the smallest propagation delay), got {dt!r}")
-    record_every = check_positive_int("record_every", record_every)
+    record_every = check_positive_int("record_every", record_every, maximum=MAX_STEPS)
     shape_links = (net.batch_size, net.n_links)
     q0 = check_nonnegative("initial_queue", initial_queue)
     try:
@@ -789,9 +815,16 @@ def simulate(net, law, duration, dt, aqm=DropTail(), initial_queue=0.0, record_e
 
 
 # --------------------------------------------------------------------------- private helpers
+def _nonempty(name, value):
+    """Refuse an empty array for a batched field (it would make an empty batch)."""
+    if np.size(value) == 0 and not callable(value):
+        raise ParameterError(f"{name} must not be empty, got {value!r}")
+    return value
+
+
 def _batched(name, value, width):
     """Shape a link/class parameter as (batch, width) ready to broadcast."""
-    arr = np.asarray(value, dtype=float)
+    arr = np.asarray(_nonempty(name, value), dtype=float)
     if width is None:
         if arr.ndim > 1:
             raise ParameterError(

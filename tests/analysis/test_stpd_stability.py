@@ -185,7 +185,7 @@ def test_schur_stable_on_known_polynomials():
     "call, match",
     [
         (lambda: stability_region(0, [0.1], [0.1]), r"m must be an integer >= 1"),
-        (lambda: stability_region(3, [[0.1, 0.2]], [0.1]), r"kp must be a 1-D array"),
+        (lambda: stability_region(3, [[0.1, 0.2]], [0.1]), r"kp must be a non-empty 1-D array"),
         (lambda: stability_region(3, [0.1], [-0.1]), r"kd must be in \[0, inf\)"),
         (lambda: stability_region(3, [0.1], [0.1], model="x"), r"model must be one of"),
         (lambda: max_stable_delay(0.1, 0.1, m_max=0), r"m_max must be an integer >= 1"),

@@ -158,9 +158,19 @@ def test_eq_25_exact_root_and_the_sqrt_8_over_3p_bound():
     assert len(roots) == 1
     assert sp.simplify(roots[0] - (sp.sqrt(1 + 8 / (3 * p)) - 1)) == 0
     assert sp.limit(roots[0] / sp.sqrt(8 / (3 * p)), p, 0) == 1         # large-n form
-    for pv in [1e-4, 1e-2, 0.3, 1.0]:
+    for pv in [1e-4, 1e-2, 0.3, 8 / 9]:
         assert iftp.steady_state_window(pv) == pytest.approx(float(roots[0].subs(p, pv)), rel=1e-13)
         assert iftp.steady_state_window(pv) <= np.sqrt(8 / (3 * pv))     # the "n <=" of (25)
+
+
+def test_cycle_model_ends_at_one_packet():
+    # the cycle n/2 -> n of eq. (24) carries (3/8) n^2 + (3/4) n packets: 9/8 at
+    # n = 1, so p = 8/9 is the last drop rate whose window is a whole packet;
+    # beyond it eq. (25) gives less than one packet (0.915 at p = 1) and is refused
+    assert iftp.cycle_packets(1) == 1.125
+    assert iftp.steady_state_window(8 / 9) == pytest.approx(1.0, rel=1e-14)
+    with pytest.raises(ParameterError, match=r"p must be in \(0, 0.888889\], got 1.0"):
+        iftp.steady_state_window(1.0)
 
 
 def test_eq_26_constant():
@@ -244,8 +254,8 @@ def test_table_i_gaps_correspond_to_the_fair_share():
         (iftp.ideal_bandwidth, (10, 1.0, 0.1, 32, 16), r"Wmax must be an integer >= Ws = 32"),
         (iftp.ideal_bandwidth, (10, 0.0, 0.1, 32, 50), r"P must be in \(0, inf\)"),
         (iftp.ideal_bandwidth, (10, 1.0, -0.1, 32, 50), r"R must be in \(0, inf\)"),
-        (iftp.steady_state_window, (0.0,), r"p must be in \(0, 1\]"),
-        (iftp.nonideal_bandwidth, (1.2, 1.0, 0.1), r"p must be in \(0, 1\]"),
+        (iftp.steady_state_window, (0.0,), r"p must be in \(0, 0.888889\]"),
+        (iftp.nonideal_bandwidth, (1.2, 1.0, 0.1), r"p must be in \(0, 0.888889\]"),
         (iftp.nonideal_bandwidth, (0.1, 1.0, 0.0), r"R must be in \(0, inf\)"),
         (iftp.worst_case_bandwidth, (-1.0, 0.01), r"P must be in \(0, inf\)"),
         (iftp.worst_case_bandwidth, (1.0, -0.01), r"tau must be in \[0, inf\)"),

@@ -102,7 +102,7 @@ def test_validity_warning_beyond_p_016():
         ((0.01, [0.1, -1.0]), {}, ParameterError, r"rtt must be in \(0, inf\)"),
         ((0.01, 0.1), {"mss": 0}, ParameterError, r"mss must be in \(0, inf\)"),
         ((0.01, 0.1), {"C": -1.0}, ParameterError, r"C must be in \(0, inf\)"),
-        ((0.01, 0.1), {"C": "reno"}, ParameterError, r"model must be one of 'floyd', 'mathis', 'cbraa'"),
+        ((0.01, 0.1), {"C": "reno"}, ParameterError, r"C must be one of 'floyd', 'mathis', 'cbraa'; got 'reno'"),
     ],
 )
 def test_bad_input(args, kwargs, exc, match):

@@ -280,8 +280,13 @@ def test_numba_float_cores_agree_with_wrappers_on_a_grid():
         for n_ in grid_n:
             for t_ in grid_tau:
                 for s_ in grid_S:
-                    assert gap(r_, n_, t_, s_) == pytest.approx(iftp.period_gap(r_, n_, t_, s_),
-                                                                rel=1e-15, abs=1e-18)
+                    compiled = gap(r_, n_, t_, s_)
+                    if compiled < 0:   # the period cannot carry S n packets: the wrapper refuses
+                        with pytest.raises(ParameterError, match="the gap would be negative"):
+                            iftp.period_gap(r_, n_, t_, s_)
+                        continue
+                    assert compiled == pytest.approx(iftp.period_gap(r_, n_, t_, s_),
+                                                     rel=1e-15, abs=1e-18)
                 for ph, name in enumerate(("slow_start", "congestion_avoidance", "loss")):
                     assert nxt(r_, n_, t_, ph) == iftp.next_gap(r_, n_, t_, name)
                 assert rtt(r_, t_, n_ / 100) == pytest.approx(iftp.rtt_update(r_, t_, n_ / 100),
@@ -332,3 +337,11 @@ def test_bad_params(kwargs, match):
 def test_bad_input_step_functions(func, args, match):
     with pytest.raises(ParameterError, match=match):
         func(*args)
+
+
+def test_slow_start_doubling_stops_at_the_receiver_window():
+    # Wmax is the receiver's maximum window (ElAarag & Bassiouni (2002), Figure 1): slow start doubles n
+    # but never past it, even when ssthresh lies above Wmax (was 8 here).
+    assert iftp.next_window(iftp.WindowState(4, 64), "ack", Wmax=6) == iftp.WindowState(6, 64)
+    with pytest.raises(ParameterError, match=r"Wmax must be >= the current window state.n = 8"):
+        iftp.next_window(iftp.WindowState(8, 64), "ack", Wmax=6)

@@ -263,7 +263,8 @@ def test_numba_cores_agree_with_wrappers():
         (sack.mark_sacked, (sack.new_scoreboard(8), 2, 2, 0, 5), {},
          r"SACK block must satisfy una <= start < end <= high_data \+ 1 \(0 <= start < end <= 6\), got \[2, 2\)"),
         (sack.is_lost, (sack.new_scoreboard(8), 9, 0, 5), {}, r"seq must be in \[una, high_data\] = \[0, 5\], got 9"),
-        (sack.pipe, (sack.new_scoreboard(8), 0, 20), {}, r"must fit the scoreboard's 8 slots"),
+        (sack.pipe, (sack.new_scoreboard(8), 0, 20), {}, r"high_data must keep the flight \[una, high_data\] within the scoreboard's 8 slots "
+         r"\(high_data <= una \+ 8 - 1 = 7\), got 20"),
         (sack.pipe, (np.zeros(8), 0, 5), {}, r"sacked must be a 1-d numpy bool array, got ndarray of dtype float64"),
         (sack.pipe, (sack.new_scoreboard(8), 4, 2), {}, r"high_data must be >= una - 1 = 3, got 2"),
         (sack.next_seg, (sack.new_scoreboard(8), 0, 5), {"high_rxt": 6},
@@ -272,7 +273,7 @@ def test_numba_cores_agree_with_wrappers():
         (sack.next_seg, (sack.new_scoreboard(8), 0, 5), {"rescue_rxt": 6},
          r"rescue_rxt must be -1 \(undefined\) or an integer in \[0, high_data\] = \[0, 5\], got 6"),
         (sack.next_seg, (sack.new_scoreboard(8), 0, 5), {"rescue_rxt": True}, r"rescue_rxt must be"),
-        (sack.SackParams, (), {"capacity": 0}, r"capacity must be an integer >= 1, got 0"),
+        (sack.SackParams, (), {"capacity": 0}, r"capacity must be an integer >= 1 and <= 16777216, got 0"),
     ],
 )
 def test_bad_input(func, args, kwargs, match):

@@ -257,7 +257,7 @@ def _config(**changes):
     ({"rules": {"kp": {**{t: t for t in TERMS}, "XL": "EL"}, "kd": {t: t for t in TERMS}}},
      r"rule base for kp: unknown term\(s\) in \[\('XL', 'EL'\)\]"),
     ({"rules": {"kp": {t: t for t in TERMS}, "kd": {t: t for t in TERMS}, "ki": {}}},
-     r"rules: unknown gain\(s\) \['ki'\]"),
+     r"rules: unknown gain\(s\), got \['ki'\]"),
     ({"out_of_universe": "clip"}, r"out_of_universe must be one of 'raise', 'saturate'"),
 ])
 def test_bad_config(changes, match):
@@ -296,7 +296,7 @@ def test_json_round_trip(tmp_path):
 
 @pytest.mark.parametrize("text, match", [
     ("calibration = \n", r"not valid TOML"),
-    ("calibration = 'x'\n", r"config is missing 'bdp'"),
+    ("calibration = 'x'\n", r"config\) is missing or misshapes 'bdp'"),
     ("[bdp]\nuniverse = [1.0, 10.0]\npeaks = [1, 2, 3, 4, 5]\n[kp]\nuniverse = [0, 1]\n"
      "maxima = [0.1, 0.2, 0.3, 0.4, 0.5]\n[kd]\nuniverse = [0, 1]\nmaxima = [0.1, 0.2, 0.3, 0.4, 0.5]\n",
      r"rule base for kp is empty"),
@@ -325,7 +325,7 @@ def test_output_memberships_peak_at_maxima():
         maxima = np.array(DISTINCT.output_maxima[gain])
         mu = sup.output_memberships(gain, maxima)
         np.testing.assert_array_equal(mu, np.eye(5))
-    with pytest.raises(ParameterError, match=r"kp values must be in \[0, 1\]"):
+    with pytest.raises(ParameterError, match=r"values must be in \[0, 1\]"):
         sup.output_memberships("kp", [1.5])
     with pytest.raises(ParameterError, match=r"gain must be one of 'kp', 'kd'"):
         sup.output_memberships("ki", [0.1])

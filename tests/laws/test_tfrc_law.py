@@ -278,7 +278,7 @@ def test_numba_cores_agree_with_wrappers_on_a_grid():
         ({"segment_size": 0.0}, r"segment_size must be in \(0, inf\), got 0.0"),
         ({"t_mbi": -64.0}, r"t_mbi must be in \(0, inf\), got -64.0"),
         ({"n": 7}, r"n must be an even integer >= 2, got 7"),
-        ({"n": 0}, r"n must be an integer >= 1, got 0"),
+        ({"n": 0}, r"n must be an integer >= 1 and <= 65536, got 0"),
         ({"q": 1.0}, r"q must be in \[0, 1\), got 1.0"),
         ({"b": 0.0}, r"b must be in \(0, inf\), got 0.0"),
     ],

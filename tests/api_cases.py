@@ -1,0 +1,930 @@
+"""Argument tables of the public-API harness: one :class:`Case` per public callable.
+
+Kinds (see ``tests/api_harness.py``): ``"real"`` finite number, ``"pos"`` > 0,
+``"pos_inf"`` > 0 or +inf, ``"nonneg"`` >= 0, ``("interval", low, high,
+closed)``, ``"int0"``/``"int1"`` integers >= 0 / >= 1, ``"bool"``,
+``("choice", options)``, ``("obj", cls)`` an object of a class,
+``("seq", item_kind)`` a non-empty sequence, ``"skip"`` no generated values.
+
+``CASES`` cover laws, bounds, analysis, the fuzzy supervisor, the fluid model
+and the cross-checks; ``SIM_CASES`` the packet simulator's scenario objects
+(kept apart: their files are being reshaped on another branch).
+``EXEMPT`` lists public callables that take no user input to check, with
+the reason.
+"""
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+import ctlcc
+from ctlcc import crosscheck
+from ctlcc.analysis import fuzzy_surface as fs
+from ctlcc.analysis import plant, primo as aprimo, stability, stpd as astpd
+from ctlcc.bounds import cbraa as bcbraa, fairness, iftp as biftp, mathis, pftk, tokenbucket
+from ctlcc.laws import cbraa as lcbraa, iftp as liftp, primo as lprimo, stpd as lstpd
+from ctlcc.laws import sack, stpd_fuzzy, sttp, tcp as ltcp, tfrc as ltfrc, vegas as lvegas
+from ctlcc import claims, references
+from ctlcc.sim import fluid
+
+from .api_harness import FINITE, RAISE, Case
+
+PROB = ("interval", 0.0, 1.0, "right")      # (0, 1]
+OPEN_UNIT = ("interval", 0.0, 1.0, "neither")
+UNIT = ("interval", 0.0, 1.0, "both")
+MODEL = ("choice", ("per_slot", "per_rtt"))
+PRIMO_REGIME = ("choice", ("strong", "moderate", "hold", "release"))
+
+
+def _in_range(low, high):
+    def check(result, kwargs):
+        arr = np.asarray(result, dtype=float)
+        assert np.all((arr >= low) & (arr <= high)), f"{arr.ravel()[:4]} not in [{low}, {high}]"
+    return check
+
+
+def _at_least(low):
+    def check(result, kwargs):
+        arr = np.asarray(result, dtype=float)
+        assert np.all(arr >= low), f"{arr.ravel()[:4]} below {low}"
+    return check
+
+
+def _gap_nonnegative(result, kwargs):
+    arr = np.asarray(result, dtype=float)
+    assert np.all(arr >= 0), f"gap {arr.ravel()[:4]} is negative"
+
+
+_LOOP = ctlcc.stpd_loop(0.033, 0.368, 3)   # stable (thesis §4.3.3); m = 4 is not
+_PRIMO = ctlcc.primo_loop(capacity=125.0, round_trip_time=0.1)
+_SHARED = ctlcc.primo_shared_loop(capacity=125.0, round_trip_times=(0.1, 0.12))
+_FUZZY = ctlcc.FuzzySupervisor()
+_SCALE = ctlcc.SlotScale(capacity=1.5e6, packet_size=1000.0)
+_RTT_EST = liftp.RttEstimator(srtt=0.1, rttvar=0.01)
+_CONFIG_DICT = stpd_fuzzy.default_config().to_dict()
+_TMP = Path(tempfile.mkdtemp(prefix="ctlcc-harness-"))
+_BAD_JSON = _TMP / "bad.json"
+_BAD_JSON.write_text('{"bdp_universe": [1, 1000], ')
+_BAD_TOML = _TMP / "bad.toml"
+_BAD_TOML.write_text("bdp_universe = [1, \n")
+
+
+def _method(obj, name):
+    """Call a bound method freshly on each variant (objects may be mutable)."""
+    def call(**kwargs):
+        return getattr(obj, name)(**kwargs)
+    call.__name__ = name
+    return call
+
+
+def _rtt_estimator_method(name):
+    def call(**kwargs):
+        est = liftp.RttEstimator(srtt=0.1, rttvar=0.01)
+        return getattr(est, name)(**kwargs)
+    return call
+
+
+def _small_tuning(**kwargs):
+    return ctlcc.tune_breakpoints(**kwargs)
+
+
+CASES = [
+    # ------------------------------------------------------------------ laws.stpd
+    Case("laws.stpd.service_rate", lstpd.service_rate,
+         dict(packets_in_rtt=30.0, round_trip_time=0.2),
+         dict(packets_in_rtt="nonneg", round_trip_time="pos"),
+         vector=("packets_in_rtt", "round_trip_time")),
+    Case("laws.stpd.buffer_estimate", lstpd.buffer_estimate,
+         dict(round_trip_time=0.3125, min_round_trip_time=0.25, service_rate=32.0),
+         dict(round_trip_time="pos", min_round_trip_time="pos", service_rate="nonneg"),
+         vector=("round_trip_time", "min_round_trip_time", "service_rate"),
+         extra=(("rtt below its minimum", dict(round_trip_time=0.2), RAISE, "round_trip_time"),),
+         check=_at_least(0.0)),
+    Case("laws.stpd.control_error", lstpd.control_error,
+         dict(reference=1.0, occupancy=2.5), dict(reference="real", occupancy="real"),
+         vector=("reference", "occupancy")),
+    Case("laws.stpd.pd_update", lstpd.pd_update,
+         dict(previous=10.0, error=-1.0, previous_error=0.0, kp=0.5, kd=0.25),
+         dict(previous="real", error="real", previous_error="real", kp="nonneg", kd="nonneg"),
+         vector=("previous", "error", "previous_error", "kp", "kd")),
+    # ------------------------------------------------------------------ laws.primo
+    Case("laws.primo.PrimoParams", lprimo.PrimoParams, {},
+         dict(W1=OPEN_UNIT, W2=OPEN_UNIT, F_str="pos", F_mod="pos", F_rel="pos",
+              TH_str="nonneg", TH_mod="nonneg", TH_rel="nonneg", tau="pos"),
+         extra=(("W1 given", dict(W1=0.5), FINITE, "W1"),)),
+    Case("laws.primo.regime", lprimo.regime, dict(dftt_d=0.01, ftt_ref=0.05),
+         dict(dftt_d="real", ftt_ref="pos", params=("obj", lprimo.PrimoParams)),
+         vector=("dftt_d", "ftt_ref")),
+    Case("laws.primo.regime_factor", lprimo.regime_factor, dict(dftt_d=0.01, ftt_ref=0.05),
+         dict(dftt_d="real", ftt_ref="pos", params=("obj", lprimo.PrimoParams)),
+         vector=("dftt_d", "ftt_ref")),
+    Case("laws.primo.next_rate", lprimo.next_rate,
+         dict(old_rate=100.0, rate=100.0, rcv_rate=90.0, dftt_d=0.01, ftt_ref=0.05),
+         dict(old_rate="nonneg", rate="nonneg", rcv_rate="nonneg", dftt_d="real", ftt_ref="pos",
+              params=("obj", lprimo.PrimoParams)),
+         vector=("old_rate", "rate", "rcv_rate", "dftt_d", "ftt_ref"), check=_at_least(0.0)),
+    Case("laws.primo.initial_rate", lprimo.initial_rate,
+         dict(packet_size=1000.0, first_to_fourth_gap=0.03),
+         dict(packet_size="pos", first_to_fourth_gap="pos"),
+         vector=("packet_size", "first_to_fourth_gap")),
+    Case("laws.primo.timeout_backoff", lprimo.timeout_backoff, dict(rate=100.0, timeout=0.2),
+         dict(rate="nonneg", timeout="pos"), vector=("rate", "timeout")),
+    # ------------------------------------------------------------------ laws.iftp
+    Case("laws.iftp.WindowState", liftp.WindowState, dict(n=4, ssthresh=8),
+         dict(n="int1", ssthresh="int1")),
+    Case("laws.iftp.next_window", liftp.next_window,
+         dict(state=liftp.WindowState(4, 8), event="ack", Wmax=32),
+         dict(state=("obj", liftp.WindowState), event=("choice", ("ack", "loss", "timeout")),
+              Wmax="int1"),
+         extra=(("window above Wmax", dict(Wmax=2), RAISE, "Wmax"),)),
+    *[Case(f"laws.iftp.{f.__name__}", f, dict(R=0.1, n=8.0, tau=0.001),
+           dict(R="pos", n="pos", tau="nonneg"), vector=("R", "n", "tau"),
+           check=_gap_nonnegative,
+           extra=(("tau above R/n", dict(tau=1.0), RAISE, "tau"),))
+      for f in (liftp.gap_for_window, liftp.gap_slow_start, liftp.gap_congestion_avoidance,
+                liftp.gap_loss)],
+    Case("laws.iftp.next_gap", liftp.next_gap,
+         dict(G=0.01, n=8.0, tau=0.001, phase="slow_start"),
+         dict(G="pos", n="pos", tau="nonneg",
+              phase=("choice", ("slow_start", "congestion_avoidance", "loss"))),
+         vector=("G", "n", "tau"), check=_gap_nonnegative,
+         extra=(("G below tau", dict(G=1e-4), RAISE, "G"),
+                ("loss phase", dict(phase="loss"), FINITE, "phase"),
+                ("ca phase", dict(phase="congestion_avoidance"), FINITE, "phase"))),
+    Case("laws.iftp.scaled_gap", liftp.scaled_gap, dict(G=0.01, tau=0.001, S=2.0),
+         dict(G="pos", tau="nonneg", S="pos"), vector=("G", "tau", "S"),
+         check=_gap_nonnegative, extra=(("G below tau", dict(G=1e-4), RAISE, "G"),)),
+    Case("laws.iftp.RttEstimator", liftp.RttEstimator, dict(srtt=0.1, rttvar=0.01, backoff=1),
+         dict(srtt="nonneg", rttvar="nonneg", backoff="int1"), none_ok=("srtt", "rttvar")),
+    Case("laws.iftp.RttEstimator.update", _rtt_estimator_method("update"), dict(rtt=0.12),
+         dict(rtt="pos"), covers=(liftp.RttEstimator.update,)),
+    Case("laws.iftp.RttEstimator.timeout", _rtt_estimator_method("timeout"),
+         dict(granularity=0.001), dict(granularity="pos"),
+         covers=(liftp.RttEstimator.timeout,)),
+    Case("laws.iftp.rtt_update", liftp.rtt_update, dict(srtt=0.1, rttvar=0.01, rtt=0.12),
+         dict(srtt="nonneg", rttvar="nonneg", rtt="pos"), vector=("srtt", "rttvar", "rtt")),
+    Case("laws.iftp.timeout_interval", liftp.timeout_interval,
+         dict(srtt=0.1, rttvar=0.01, backoff=2, granularity=0.001),
+         dict(srtt="nonneg", rttvar="nonneg", backoff="int1", granularity="pos"),
+         vector=("srtt", "rttvar")),
+    Case("laws.iftp.karn_backoff", liftp.karn_backoff, dict(backoff=2, max_backoff=64),
+         dict(backoff="int1", max_backoff="int1"),
+         extra=(("not a power of two", dict(backoff=3), RAISE, "backoff"),
+                ("above max", dict(backoff=128), RAISE, "backoff"))),
+    # ------------------------------------------------------------------ laws.cbraa
+    Case("laws.cbraa.CbraaParams", lcbraa.CbraaParams, {},
+         dict(a="pos", b=OPEN_UNIT, alpha=UNIT, beta=UNIT, C="pos", published="bool")),
+    Case("laws.cbraa.regime", lcbraa.regime, dict(loss_obs=0.01, loss_th=0.02),
+         dict(loss_obs=UNIT, loss_th="pos", params=("obj", lcbraa.CbraaParams)),
+         vector=("loss_obs", "loss_th"), none_ok=("params",)),
+    Case("laws.cbraa.target_rate", lcbraa.target_rate,
+         dict(loss_obs=0.01, loss_th=0.02, srtt=0.1),
+         dict(loss_obs=UNIT, loss_th="pos", srtt="pos", params=("obj", lcbraa.CbraaParams)),
+         vector=("loss_obs", "loss_th", "srtt"), none_ok=("params",), check=_at_least(0.0)),
+    Case("laws.cbraa.rate_update", lcbraa.rate_update, dict(rate=100.0, srtt=0.1, loss_obs=0.01),
+         dict(rate="pos", srtt="pos", loss_obs=UNIT, params=("obj", lcbraa.CbraaParams)),
+         vector=("rate", "srtt", "loss_obs"), none_ok=("params",), check=_at_least(0.0)),
+    Case("laws.cbraa.tcp_friend_update", lcbraa.tcp_friend_update,
+         dict(rate=100.0, srtt=0.1, loss=0.01, t_rtcp=5.0),
+         dict(rate="pos", srtt="pos", loss=UNIT, t_rtcp="pos", C="pos"),
+         vector=("rate", "srtt", "loss", "t_rtcp"), none_ok=("C",), check=_at_least(0.0)),
+    # ------------------------------------------------------------------ laws.sttp
+    Case("laws.sttp.BucketState", sttp.BucketState, dict(sigma=10.0, rho=100.0, tokens=5.0),
+         dict(sigma="pos", rho="pos", tokens="nonneg"),
+         extra=(("tokens above sigma", dict(tokens=20.0), RAISE, "tokens"),)),
+    Case("laws.sttp.rtt_scaled", sttp.rtt_scaled,
+         dict(x=10.0, last_rtt=0.1, new_rtt=0.2, alpha=0.9, beta=0.1),
+         dict(x="nonneg", last_rtt="pos", new_rtt="pos", alpha=UNIT, beta=UNIT),
+         vector=("x", "last_rtt", "new_rtt")),
+    Case("laws.sttp.rtt_changed", sttp.rtt_changed,
+         dict(last_rtt=0.1, new_rtt=0.2, threshold=0.05),
+         dict(last_rtt="pos", new_rtt="pos", threshold="nonneg"),
+         vector=("last_rtt", "new_rtt")),
+    Case("laws.sttp.scale_bucket", sttp.scale_bucket,
+         dict(state=sttp.BucketState(10.0, 100.0, 5.0), last_rtt=0.1, new_rtt=0.2,
+              alpha=0.9, beta=0.1, threshold=0.05),
+         dict(state=("obj", sttp.BucketState), last_rtt="pos", new_rtt="pos", alpha=UNIT,
+              beta=UNIT, threshold="nonneg")),
+    # ------------------------------------------------------------------ laws.stpd_fuzzy
+    Case("laws.stpd_fuzzy.default_config", stpd_fuzzy.default_config, {},
+         dict(calibration=("choice", ("poles", "printed")),
+              out_of_universe=("choice", ("raise", "saturate")))),
+    Case("laws.stpd_fuzzy.FuzzyConfig", stpd_fuzzy.FuzzyConfig, {},
+         dict(bdp_universe=("seq", "pos"), bdp_peaks=("seq", "pos"),
+              calibration=("obj", str),
+              out_of_universe=("choice", ("raise", "saturate")),
+              output_universe=("obj", dict), output_maxima=("obj", dict),
+              rules=("obj", dict)),
+         extra=(("peaks not increasing", dict(bdp_peaks=(9.0, 3.0, 31.0, 94.0, 300.0)), RAISE,
+                 "bdp_peaks"),)),
+    Case("laws.stpd_fuzzy.FuzzyConfig.from_dict", stpd_fuzzy.FuzzyConfig.from_dict,
+         dict(data=_CONFIG_DICT), dict(data=("obj", dict)),
+         extra=(("unknown key", dict(data={**_CONFIG_DICT, "bogus": 1}), RAISE, "data"),
+                ("calibration not a str", dict(data={**_CONFIG_DICT, "calibration": 3}),
+                 RAISE, "calibration"))),
+    Case("FuzzySupervisor", ctlcc.FuzzySupervisor, {},
+         dict(config=("obj", stpd_fuzzy.FuzzyConfig)), none_ok=("config",)),
+    Case("FuzzySupervisor.from_file", stpd_fuzzy.FuzzySupervisor.from_file,
+         dict(path="data/stpd_fuzzy_default.toml"), dict(path=("obj", str)),
+         extra=(("malformed json", dict(path=str(_BAD_JSON)), RAISE, "path"),
+                ("malformed toml", dict(path=str(_BAD_TOML)), RAISE, "path"))),
+    Case("FuzzySupervisor.gains", _method(_FUZZY, "gains"), dict(bdp=31.0),
+         dict(bdp="pos", engine=("choice", ("membership", "control"))), vector=("bdp",),
+         covers=(stpd_fuzzy.FuzzySupervisor.gains,)),
+    Case("FuzzySupervisor.memberships", _method(_FUZZY, "memberships"), dict(bdp=31.0),
+         dict(bdp="pos"), vector=("bdp",), covers=(stpd_fuzzy.FuzzySupervisor.memberships,)),
+    Case("FuzzySupervisor.output_memberships", _method(_FUZZY, "output_memberships"),
+         dict(gain="kp", values=np.array([0.01, 0.03])),
+         dict(gain=("choice", ("kp", "kd")), values="nonneg"), vector=("values",),
+         covers=(stpd_fuzzy.FuzzySupervisor.output_memberships,)),
+    Case("FuzzySupervisor.surface", _method(_FUZZY, "surface"),
+         dict(bdp=np.array([9.0, 31.0]), m=np.array([4, 9])),
+         dict(bdp=("seq", "pos"), m=("seq", "int1"), model=MODEL),
+         covers=(stpd_fuzzy.FuzzySupervisor.surface,)),
+    Case("FuzzySupervisor.with_config", _method(_FUZZY, "with_config"),
+         dict(calibration="printed"), dict(calibration=("obj", str)),
+         covers=(stpd_fuzzy.FuzzySupervisor.with_config,)),
+    # ------------------------------------------------------------------ bounds
+    Case("bounds.mathis.mathis_constant", mathis.mathis_constant, {},
+         dict(model=("choice", ("floyd", "mathis", "cbraa")))),
+    Case("bounds.mathis.mathis_rate", mathis.mathis_rate, dict(p=0.01, rtt=0.1),
+         dict(p=PROB, rtt="pos", mss="pos", C="pos"), vector=("p", "rtt", "mss"),
+         none_ok=("C",), extra=(("C unknown name", dict(C="nope"), RAISE, "C"),)),
+    Case("bounds.pftk.pftk_rate", pftk.pftk_rate, dict(p=0.01, rtt=0.1, rto=1.0),
+         dict(p=PROB, rtt="pos", rto="pos", mss="pos", b="pos", wmax="pos",
+              approximate="bool"),
+         vector=("p", "rtt", "rto", "mss", "wmax"), none_ok=("wmax", "rto"),
+         extra=(("p = 1e-18", dict(p=1e-18), FINITE, "p"),
+                ("p = 1e-300", dict(p=1e-300), FINITE, "p"),
+                ("p = 1e-18 approximate", dict(p=1e-18, approximate=True), FINITE, "p"))),
+    Case("bounds.pftk.tfrc_rate", pftk.tfrc_rate, dict(p=0.01, rtt=0.1),
+         dict(p=PROB, rtt="pos", rto="pos", mss="pos", b="pos"),
+         vector=("p", "rtt", "mss", "rto"), none_ok=("rto",),
+         # t_rto is the deprecated name of rto (it warns); both at once is refused
+         extra=(("p = 1e-300", dict(p=1e-300), FINITE, "p"),
+                ("rto and t_rto", dict(rto=0.4, t_rto=0.4), RAISE, "t_rto"))),
+    Case("bounds.pftk.pftk_window", pftk.pftk_window, dict(p=0.01),
+         dict(p=PROB, b="pos"), vector=("p",), check=_at_least(0.0),
+         extra=(("p = 1e-300", dict(p=1e-300), FINITE, "p"),)),
+    Case("bounds.fairness.jain_fairness", fairness.jain_fairness,
+         dict(x=np.array([1.0, 2.0, 3.0])), dict(x="nonneg"),
+         vector=("x",), check=_in_range(0.0, 1.0),
+         extra=(("axis out of range", dict(axis=5), RAISE, "axis"),
+                ("all zero", dict(x=np.zeros(3)), RAISE, "x"),
+                ("negative axis", dict(axis=-1), FINITE, "axis"),
+                ("axis str", dict(axis="0"), RAISE, "axis"),
+                ("axis fraction", dict(axis=0.5), RAISE, "axis"),
+                ("axis None", dict(axis=None), RAISE, "axis"),
+                ("axis bool", dict(axis=True), RAISE, "axis"))),
+    Case("bounds.cbraa.wmax", bcbraa.wmax, dict(rate=100.0, srtt=0.1),
+         dict(rate="pos", srtt="pos"), vector=("rate", "srtt")),
+    Case("bounds.cbraa.cycle", bcbraa.cycle, dict(rate=100.0, srtt=0.1),
+         dict(rate="pos", srtt="pos", published="bool"), vector=("rate", "srtt")),
+    Case("bounds.cbraa.loss_th", bcbraa.loss_th, dict(rate=100.0, srtt=0.1),
+         dict(rate="pos", srtt="pos", published="bool"), vector=("rate", "srtt")),
+    Case("bounds.iftp.phase_sizes", biftp.phase_sizes, dict(Ws=8, Wmax=32),
+         dict(Ws="int1", Wmax="int1", published="bool"),
+         extra=(("Ws not a power of two", dict(Ws=6), RAISE, "Ws"),
+                ("Wmax below Ws", dict(Wmax=4), RAISE, "Wmax"))),
+    Case("bounds.iftp.round_trips", biftp.round_trips, dict(N=100, Ws=8, Wmax=32),
+         dict(N="int1", Ws="int1", Wmax="int1", published="bool"), vector=("N",)),
+    Case("bounds.iftp.ideal_bandwidth", biftp.ideal_bandwidth,
+         dict(N=100, P=1.0, R=0.1, Ws=8, Wmax=32),
+         dict(N="int1", P="pos", R="pos", Ws="int1", Wmax="int1", published="bool"),
+         vector=("N", "P", "R")),
+    Case("bounds.iftp.ideal_limit", biftp.ideal_limit, dict(P=1.0, R=0.1, Wmax=32),
+         dict(P="pos", R="pos", Wmax="pos"), vector=("P", "R", "Wmax")),
+    Case("bounds.iftp.cycle_packets", biftp.cycle_packets, dict(n=8.0), dict(n="pos"),
+         vector=("n",)),
+    Case("bounds.iftp.steady_state_window", biftp.steady_state_window, dict(p=0.01),
+         dict(p=PROB), vector=("p",), check=_at_least(1.0),
+         extra=(("p = 0.999", dict(p=0.999), FINITE, "p"), ("p = 1", dict(p=1.0), FINITE, "p"),
+                ("p = 1e-300", dict(p=1e-300), FINITE, "p"))),
+    Case("bounds.iftp.nonideal_bandwidth", biftp.nonideal_bandwidth, dict(p=0.01, P=1.0, R=0.1),
+         dict(p=PROB, P="pos", R="pos", published="bool"), vector=("p", "P", "R"),
+         check=_at_least(0.0)),
+    Case("bounds.iftp.worst_case_timeout", biftp.worst_case_timeout, {},
+         dict(granularity="pos")),
+    Case("bounds.iftp.worst_case_bandwidth", biftp.worst_case_bandwidth, dict(P=1.0, tau=0.001),
+         dict(P="pos", tau="nonneg", timeout="pos"), vector=("P", "tau"), none_ok=("timeout",)),
+    Case("bounds.tokenbucket.max_burst_size", tokenbucket.max_burst_size,
+         dict(sigma=10.0, rho=100.0, S=0.1), dict(sigma="pos", rho="pos", S="nonneg"),
+         vector=("sigma", "rho", "S")),
+    Case("bounds.tokenbucket.max_burst_duration", tokenbucket.max_burst_duration,
+         dict(sigma=10.0, rho=100.0, M=200.0), dict(sigma="pos", rho="pos", M="pos"),
+         vector=("sigma", "rho", "M"),
+         extra=(("M not above rho", dict(M=50.0), RAISE, "M"),)),
+    Case("bounds.tokenbucket.on_off_credit", tokenbucket.on_off_credit,
+         dict(rho=100.0, on=0.1, off=0.2), dict(rho="pos", on="nonneg", off="nonneg",
+                                                 num_tokens="nonneg", sigma="pos"),
+         vector=("rho", "on", "off", "num_tokens"), none_ok=("sigma",)),
+    Case("bounds.tokenbucket.packet_pair_bandwidth", tokenbucket.packet_pair_bandwidth,
+         dict(size=1000.0, gap=0.001), dict(size="pos", gap="pos"), vector=("size", "gap")),
+    Case("bounds.tokenbucket.expected_tokens", tokenbucket.expected_tokens,
+         dict(capacity=1e6, packet_size=1000.0, duration=10.0),
+         dict(capacity="pos", packet_size="pos", duration="pos"),
+         vector=("capacity", "packet_size", "duration")),
+    Case("bounds.tokenbucket.poisson_token_arrivals", tokenbucket.poisson_token_arrivals,
+         dict(rate=10.0, steps=5, seed=0), dict(rate="pos", steps="int1")),
+    # ------------------------------------------------------------------ analysis.plant
+    Case("SlotScale", ctlcc.SlotScale, dict(capacity=1.5e6, packet_size=1000.0),
+         dict(capacity="pos", packet_size="pos")),
+    *[Case(f"SlotScale.{name}", _method(_SCALE, name), {arg: 0.1}, {arg: kind},
+           vector=(arg,), covers=(getattr(ctlcc.SlotScale, name),))
+      for name, arg, kind in (("to_slots", "seconds", "nonneg"), ("to_seconds", "slots", "nonneg"),
+                              ("rate_to_normalised", "rate", "nonneg"),
+                              ("rate_to_physical", "normalised_rate", "nonneg"),
+                              ("round_trip_slots", "round_trip_time", "pos"),
+                              ("bdp_packets", "round_trip_time", "pos"))],
+    Case("analysis.plant.queue_step", plant.queue_step,
+         dict(previous=2.0, arrivals=1.5, departures=1.0),
+         dict(previous="nonneg", arrivals="nonneg", departures="nonneg", buffer="pos_inf"),
+         vector=("previous", "arrivals", "departures", "buffer"),
+         extra=(("previous above buffer", dict(previous=5.0, buffer=3.0), RAISE, "previous"),)),
+    Case("analysis.plant.queue_step_linear", plant.queue_step_linear,
+         dict(previous=2.0, arrivals=1.5, departures=1.0),
+         dict(previous="real", arrivals="real", departures="real"),
+         vector=("previous", "arrivals", "departures")),
+    Case("simulate_queue", ctlcc.simulate_queue, dict(arrivals=np.array([1.0, 2.0, 0.5])),
+         dict(arrivals=("seq", "nonneg"), departures="nonneg", initial="nonneg",
+              buffer="pos_inf"), allow_inf=True,
+         extra=(("2-D arrivals", dict(arrivals=np.ones((2, 2))), RAISE, "arrivals"),)),
+    # ------------------------------------------------------------------ analysis.stpd / stability
+    Case("stpd_loop", ctlcc.stpd_loop, dict(kp=0.033, kd=0.368, m=4),
+         dict(kp="nonneg", kd="nonneg", m="int1", model=MODEL)),
+    Case("StpdLoop", ctlcc.StpdLoop, dict(kp=0.033, kd=0.368, m=4),
+         dict(kp="nonneg", kd="nonneg", m="int1", model=MODEL)),
+    Case("StpdLoop.loss_response", _method(_LOOP, "loss_response"), dict(p=2, n=40),
+         dict(p="int0", n="int1", method=("choice", ("z_transform", "iteration"))),
+         covers=(ctlcc.StpdLoop.loss_response,)),
+    Case("StpdLoop.throughput_under_loss", _method(_LOOP, "throughput_under_loss"),
+         dict(prob=0.001), dict(prob=OPEN_UNIT, reading=("choice", ("periodic", "literal"))),
+         vector=("prob",), check=_in_range(0.0, 1.0),
+         covers=(ctlcc.StpdLoop.throughput_under_loss,)),
+    Case("StpdLoop.transfer_function", _method(_LOOP, "transfer_function"), {},
+         dict(output=("choice", ("arrival", "occupancy")),
+              input=("choice", ("reference", "departure"))),
+         covers=(ctlcc.StpdLoop.transfer_function,)),
+    Case("StpdLoop.symbolic", _method(_LOOP, "symbolic"), {}, dict(numeric="bool"),
+         covers=(ctlcc.StpdLoop.symbolic,)),
+    Case("StpdLoop.require_stable", _method(_LOOP, "require_stable"), {},
+         dict(quantity=("obj", str)), covers=(ctlcc.StpdLoop.require_stable,)),
+    Case("stability_region", ctlcc.stability_region,
+         dict(m=4, kp=np.array([0.01, 0.1]), kd=np.array([0.1, 0.4])),
+         dict(m="int1", kp=("seq", "nonneg"), kd=("seq", "nonneg"), model=MODEL)),
+    Case("max_stable_delay", ctlcc.max_stable_delay, dict(kp=0.033, kd=0.368, m_max=32),
+         dict(kp="nonneg", kd="nonneg", model=MODEL, m_max="int1"), vector=("kp", "kd")),
+    Case("gain_margin", ctlcc.gain_margin, dict(kp=0.033, kd=0.368, m=4),
+         dict(kp="nonneg", kd="nonneg", m="int1", model=MODEL,
+              method=("choice", ("crossing", "bisection"))),
+         extra=(("both gains zero", dict(kp=0.0, kd=0.0), RAISE, "kp"),)),
+    Case("analysis.jury_conditions", stability.jury_conditions, dict(m=2),
+         dict(m="int1", model=MODEL)),
+    Case("analysis.stability.schur_stable", stability.schur_stable,
+         dict(coefficients=np.array([1.0, -0.5])), dict(coefficients="real"),
+         vector=("coefficients",),
+         extra=(("leading zero", dict(coefficients=np.array([0.0, 1.0])), RAISE, "coefficients"),)),
+    Case("analysis.stpd.spectral_radius", astpd.spectral_radius, dict(kp=0.033, kd=0.368, m=4),
+         dict(kp="nonneg", kd="nonneg", m="int1", model=MODEL), vector=("kp", "kd")),
+    Case("analysis.stpd.characteristic_coefficients", astpd.characteristic_coefficients,
+         dict(kp=0.033, kd=0.368, m=4),
+         dict(kp="nonneg", kd="nonneg", m="int1", model=MODEL), vector=("kp", "kd")),
+    # ------------------------------------------------------------------ analysis.fuzzy_surface
+    Case("gain_surface", ctlcc.gain_surface, dict(bdp=np.array([9.0, 31.0]), m=np.array([4, 9])),
+         dict(bdp=("seq", "pos"), m=("seq", "int1"), model=MODEL,
+              supervisor=("obj", ctlcc.FuzzySupervisor)), none_ok=("supervisor",)),
+    Case("tune_breakpoints", _small_tuning,
+         dict(n_points=4, maxiter=3, restarts=1),
+         dict(bdp_range=("seq", "pos"), target=OPEN_UNIT,
+              per=("choice", ("round_trip", "slot")), tune=("choice", ("input", "output", "both")),
+              n_points="int1", model=MODEL, maxiter="int1", penalty="pos", restarts="int1",
+              supervisor=("obj", ctlcc.FuzzySupervisor)),
+         none_ok=("supervisor",), covers=(ctlcc.tune_breakpoints,),
+         extra=(("bdp_range reversed", dict(bdp_range=(94.0, 3.0)), RAISE, "bdp_range"),
+                ("bdp_range of three", dict(bdp_range=(3.0, 9.0, 94.0)), RAISE, "bdp_range"))),
+    Case("analysis.fuzzy_surface.diagonal_m", fs.diagonal_m, dict(bdp=31.0), dict(bdp="pos"),
+         vector=("bdp",)),
+    Case("analysis.fuzzy_surface.compare_rule_assignments", fs.compare_rule_assignments,
+         dict(bdp=np.array([9.0, 31.0])),
+         dict(bdp=("seq", "pos"), model=MODEL, supervisor=("obj", ctlcc.FuzzySupervisor),
+              assignments=("obj", dict)), none_ok=("supervisor", "assignments")),
+    Case("analysis.fuzzy_surface.best_radius", fs.best_radius, dict(m=4),
+         dict(m="int1", model=MODEL), vector=("m",)),
+    # ------------------------------------------------------------------ analysis.primo
+    Case("primo_loop", ctlcc.primo_loop, dict(capacity=125.0, round_trip_time=0.1),
+         dict(capacity="pos", round_trip_time="pos", D="pos", forward_delay="nonneg",
+              ftt_ref="pos", buffer="pos_inf", params=("obj", lprimo.PrimoParams)),
+         none_ok=("D", "ftt_ref", "params"),
+         extra=(("forward_delay above rtt", dict(forward_delay=1.0), RAISE, "forward_delay"),)),
+    Case("primo_shared_loop", ctlcc.primo_shared_loop,
+         dict(capacity=125.0, round_trip_times=(0.1, 0.12)),
+         dict(capacity="pos", round_trip_times=("seq", "pos"), forward_delays=("seq", "nonneg"),
+              ftt_refs=("seq", "pos"), buffer="pos_inf", params=("obj", lprimo.PrimoParams)),
+         none_ok=("forward_delays", "ftt_refs", "params"),
+         extra=(("lengths differ", dict(forward_delays=(0.0,)), RAISE, "forward_delays"),)),
+    Case("PrimoLoop.fixed_point", _method(_PRIMO, "fixed_point"), dict(regime="strong"),
+         dict(regime=PRIMO_REGIME), covers=(aprimo.PrimoLoop.fixed_point,)),
+    Case("PrimoLoop.poles", _method(_PRIMO, "poles"), dict(regime="strong"),
+         dict(regime=PRIMO_REGIME, include_queue="bool"), covers=(aprimo.PrimoLoop.poles,)),
+    Case("PrimoLoop.characteristic_polynomial", _method(_PRIMO, "characteristic_polynomial"),
+         dict(regime="strong"), dict(regime=PRIMO_REGIME, include_queue="bool"),
+         covers=(aprimo.PrimoLoop.characteristic_polynomial,)),
+    Case("PrimoLoop.spectral_radius", _method(_PRIMO, "spectral_radius"), dict(regime="strong"),
+         dict(regime=PRIMO_REGIME), covers=(aprimo.PrimoLoop.spectral_radius,)),
+    Case("PrimoLoop.time_constant", _method(_PRIMO, "time_constant"), dict(regime="strong"),
+         dict(regime=PRIMO_REGIME), covers=(aprimo.PrimoLoop.time_constant,), allow_inf=True),
+    Case("PrimoLoop.symbolic", _method(_PRIMO, "symbolic"), dict(regime="strong"),
+         dict(regime=PRIMO_REGIME, numeric="bool"), covers=(aprimo.PrimoLoop.symbolic,)),
+    Case("PrimoLoop.simulate", _method(_PRIMO, "simulate"), dict(duration=2.0),
+         dict(duration="pos", model=("choice", ("law", "piecewise_linear")), initial_rate="pos",
+              initial_queue="nonneg"), none_ok=("initial_rate",),
+         covers=(aprimo.PrimoLoop.simulate,)),
+    Case("PrimoLoop.limit_cycle", _method(_PRIMO, "limit_cycle"), dict(cycles=4),
+         dict(method=("choice", ("iterate", "map")), cycles="int1", warmup="nonneg"),
+         none_ok=("warmup",), covers=(aprimo.PrimoLoop.limit_cycle,)),
+    Case("PrimoSharedLoop.eigenvalues", _method(_SHARED, "eigenvalues"), dict(regime="strong"),
+         dict(regime=PRIMO_REGIME, shares=("seq", "pos")), none_ok=("shares",),
+         covers=(aprimo.PrimoSharedLoop.eigenvalues,)),
+    Case("PrimoSharedLoop.jacobian", _method(_SHARED, "jacobian"), dict(regime="strong"),
+         dict(regime=PRIMO_REGIME, shares=("seq", "pos")), none_ok=("shares",),
+         covers=(aprimo.PrimoSharedLoop.jacobian,)),
+    Case("PrimoSharedLoop.simulate", _method(_SHARED, "simulate"), dict(duration=2.0),
+         dict(duration="pos", initial_rates=("seq", "pos"), start_times=("seq", "nonneg")),
+         none_ok=("initial_rates", "start_times"), covers=(aprimo.PrimoSharedLoop.simulate,)),
+    Case("analysis.primo.spectral_radius_map", aprimo.spectral_radius_map,
+         dict(W1=np.array([0.3, 0.5]), W2=np.array([0.5, 0.9]), m=4),
+         dict(W1=("seq", OPEN_UNIT), W2=("seq", OPEN_UNIT), m="int1",
+              params=("obj", lprimo.PrimoParams)), none_ok=("W2", "params")),
+    # ------------------------------------------------------------------ sim.fluid
+    Case("sim.fluid.network", fluid.network,
+         dict(capacity=1000.0, buffer=100.0, propagation_delay=0.1),
+         dict(capacity="pos", buffer="pos", propagation_delay="pos", n_flows="pos"),
+         vector=("capacity", "buffer", "propagation_delay", "n_flows")),
+    Case("sim.fluid.Red", fluid.Red,
+         dict(min_threshold=10.0, max_threshold=30.0, max_probability=0.1),
+         dict(min_threshold="nonneg", max_threshold="pos", max_probability=PROB,
+              averaging="pos", gentle="bool"), none_ok=("averaging",),
+         vector=("min_threshold", "max_threshold", "max_probability", "averaging")),
+    Case("sim.fluid.FixedMarking", fluid.FixedMarking, dict(probability=0.01),
+         dict(probability=UNIT), vector=("probability",)),
+    Case("sim.fluid.Reno", fluid.Reno, {},
+         dict(initial_window="pos", min_window="pos", max_window="pos_inf"), allow_inf=True,
+         vector=("initial_window",)),
+    Case("sim.fluid.Stpd", fluid.Stpd, dict(kp=0.033, kd=0.368),
+         dict(kp="nonneg", kd="nonneg", reference="nonneg", delay="pos", slot="pos",
+              initial_rate="nonneg"), none_ok=("delay", "slot", "initial_rate"),
+         vector=("kp", "kd", "delay", "slot", "initial_rate")),
+    Case("sim.fluid.Primo", fluid.Primo, {},
+         dict(params=("obj", lprimo.PrimoParams), ftt_fraction=PROB, initial_rate="nonneg"),
+         none_ok=("initial_rate",), vector=("initial_rate",)),
+    Case("sim.fluid.simulate", fluid.simulate,
+         dict(net=fluid.network(1000.0, 100.0, 0.1, n_flows=2), law=fluid.Reno(),
+              duration=2.0, dt=0.01),
+         dict(net=("obj", fluid.FluidNetwork), law=("obj", fluid.Reno), duration="pos",
+              dt="pos", aqm=("obj", fluid.DropTail), initial_queue="nonneg",
+              record_every="int1"), allow_inf=True,
+         extra=(("dt above duration", dict(dt=5.0), RAISE, "dt"),)),
+    Case("sim.fluid.reno_linearisation", fluid.reno_linearisation,
+         dict(n_flows=2, capacity=1000.0, propagation_delay=0.1, queue=20.0),
+         dict(n_flows="pos", capacity="pos", propagation_delay="pos", queue="nonneg"),
+         vector=("n_flows", "capacity", "propagation_delay", "queue")),
+    # ------------------------------------------------------------------ crosscheck
+    # run_base=False: a valid call simulates for seconds; every bad value must be
+    # refused before the first simulation starts (the alarm enforces it).
+    Case("crosscheck.reno_square_root_law", crosscheck.reno_square_root_law, {},
+         dict(probabilities=("seq", OPEN_UNIT), protocol=("choice", ("reno", "newreno")),
+              duration="pos", seeds=("seq", "int0"), preset=("obj", str)), run_base=False,
+         extra=(("unknown preset", dict(preset="nope"), RAISE, "preset"),)),
+    Case("crosscheck.reno_pftk", crosscheck.reno_pftk, {},
+         dict(probabilities=("seq", OPEN_UNIT), protocol=("choice", ("reno", "newreno")),
+              duration="pos", seeds=("seq", "int0"), preset=("obj", str)), run_base=False),
+    Case("crosscheck.reno_sawtooth_utilisation", crosscheck.reno_sawtooth_utilisation, {},
+         dict(presets=("seq", ("obj", str)), protocol=("choice", ("reno", "newreno")),
+              duration="pos", warmup="nonneg"), run_base=False,
+         extra=(("protocol primo", dict(protocol="primo"), RAISE, "protocol"),
+                ("warmup above duration", dict(duration=5.0, warmup=10.0), RAISE, "warmup"),
+                ("unknown preset", dict(presets=("nope",)), RAISE, "presets"))),
+    Case("crosscheck.stpd_decay", crosscheck.stpd_decay, {},
+         dict(presets=("seq", ("obj", str)), gains=("seq", "nonneg"), model=MODEL,
+              duration="pos", excess="int0"), run_base=False,
+         extra=(("three gains", dict(gains=(0.1, 0.2, 0.3)), RAISE, "gains"),)),
+    Case("crosscheck.stpd_throughput_under_loss", crosscheck.stpd_throughput_under_loss, {},
+         dict(probabilities=("seq", OPEN_UNIT), gains=("seq", "nonneg"), m="int1",
+              duration="pos", seeds=("seq", "int0")), run_base=False,
+         extra=(("one gain", dict(gains=(0.1,)), RAISE, "gains"),)),
+    Case("crosscheck.primo_limit_cycle", crosscheck.primo_limit_cycle, {},
+         dict(bottleneck_rates=("seq", "pos"), duration="pos", warmup="nonneg"),
+         run_base=False,
+         extra=(("warmup above duration", dict(duration=5.0, warmup=10.0), RAISE, "warmup"),
+                ("rate above access", dict(bottleneck_rates=(2e7,)), RAISE,
+                 "bottleneck_rates"))),
+    Case("crosscheck.primo_heterogeneous_fairness", crosscheck.primo_heterogeneous_fairness, {},
+         dict(extra_delays=("seq", "nonneg"), duration="pos", warmup="nonneg"), run_base=False,
+         extra=(("warmup above duration", dict(duration=5.0, warmup=10.0), RAISE, "warmup"),)),
+    Case("crosscheck.fluid_reno_rate", crosscheck.fluid_reno_rate, {},
+         dict(probabilities=("seq", OPEN_UNIT), n="int1", protocol=("choice", ("reno", "newreno")),
+              duration="pos", warmup="nonneg", seeds=("seq", "int0")), run_base=False,
+         extra=(("warmup above duration", dict(duration=5.0, warmup=10.0), RAISE, "warmup"),)),
+    Case("crosscheck.TuningResult.settling_round_trips",
+         lambda **kw: _tuning_result().settling_round_trips(**kw), {},
+         dict(which=("choice", ("before", "after")), tolerance=OPEN_UNIT), allow_inf=True,
+         covers=(fs.TuningResult.settling_round_trips,)),
+]
+
+
+_SHARED_TRACE = _SHARED.simulate(2.0)
+_LINEARISATION = fluid.reno_linearisation(2, 1000.0, 0.1, 20.0)
+_RED = fluid.Red(10.0, 30.0, 0.1)
+
+CASES += [
+    Case("analysis.PrimoLoop", aprimo.PrimoLoop,
+         dict(params=lprimo.PrimoParams(), capacity=125.0, round_trip_time=0.1, D=0.1,
+              forward_delay=0.0, ftt_ref=0.05, buffer=30.0),
+         dict(params=("obj", lprimo.PrimoParams), capacity="pos", round_trip_time="pos",
+              D="pos", forward_delay="nonneg", ftt_ref="pos", buffer="pos_inf")),
+    Case("analysis.PrimoSharedLoop", aprimo.PrimoSharedLoop,
+         dict(params=lprimo.PrimoParams(), capacity=125.0, round_trip_times=(0.1, 0.12),
+              forward_delays=(0.0, 0.0), ftt_refs=(0.05, 0.06), buffer=30.0),
+         dict(params=("obj", lprimo.PrimoParams), capacity="pos",
+              round_trip_times=("seq", "pos"), forward_delays=("seq", "nonneg"),
+              ftt_refs=("seq", "pos"), buffer="pos_inf")),
+    Case("analysis.plant.queue_transfer", plant.queue_transfer, {}, dict(z="skip"),
+         extra=(("z a str", dict(z="z"), RAISE, "z"), ("z zero", dict(z=0), RAISE, "z"),
+                ("z a number", dict(z=1.5), FINITE, "z"))),
+    Case("PrimoSharedTrace.fairness", _method(_SHARED_TRACE, "fairness"), {},
+         dict(start=("interval", 0.0, 1.0, "left")), check=_in_range(0.0, 100.0),
+         covers=(aprimo.PrimoSharedTrace.fairness,)),
+    Case("PrimoSharedTrace.shares", _method(_SHARED_TRACE, "shares"), {},
+         dict(start=("interval", 0.0, 1.0, "left")), check=_in_range(0.0, 1.0),
+         covers=(aprimo.PrimoSharedTrace.shares,)),
+    Case("StpdSymbolic.transfer", _method(_LOOP.symbolic(), "transfer"), {},
+         dict(output=("choice", ("arrival", "occupancy")),
+              input=("choice", ("reference", "departure"))),
+         covers=(astpd.StpdSymbolic.transfer,)),
+    Case("PrimoParams.factor", _method(lprimo.PrimoParams(), "factor"),
+         dict(regime_name="strong"), dict(regime_name=PRIMO_REGIME),
+         covers=(lprimo.PrimoParams.factor,)),
+    Case("sim.fluid.Red.probability", _method(_RED, "probability"), dict(queue=20.0),
+         dict(queue="nonneg"), vector=("queue",), check=_in_range(0.0, 1.0),
+         covers=(fluid.Red.probability,)),
+    Case("sim.fluid.RenoLinearisation.frequency_response",
+         _method(_LINEARISATION, "frequency_response"), dict(omega=np.array([0.1, 1.0])),
+         dict(omega="nonneg"), vector=("omega",),
+         covers=(fluid.RenoLinearisation.frequency_response,)),
+    Case("sim.fluid.RenoLinearisation.step_response",
+         _method(_LINEARISATION, "step_response"),
+         dict(time=np.array([0.0, 0.5, 1.0]), amplitude=1e-4),
+         dict(time=("seq", "real"), amplitude="real"),
+         covers=(fluid.RenoLinearisation.step_response,)),
+]
+
+
+# --------------------------------------------------------------------------- laws of the newlaws merge
+def _board():
+    """A 16-slot SACK scoreboard with segments 6..8 SACKed (una 4, high_data 10)."""
+    board = sack.new_scoreboard(16)
+    sack.mark_sacked(board, 6, 9, una=4, high_data=10)
+    return board
+
+
+def _sack_call(func):
+    def call(**kwargs):   # a fresh board per call: mark_sacked writes into it
+        board = kwargs.pop("sacked") if "sacked" in kwargs else _board()
+        return func(board, **kwargs)
+    call.__name__ = func.__name__
+    return call
+
+
+REF_KEYS = tuple(sorted(references.REFERENCES))
+CASES += [
+    # ------------------------------------------------------------------ references, claims
+    *[Case(f"references.{f.__name__}", f, dict(key="stpd"), dict(key=("choice", REF_KEYS)))
+      for f in (references.reference, references.short, references.full, references.bibtex)],
+    Case("references.cite", references.cite, dict(key="stpd", location="Fig. 4.8"),
+         dict(key=("choice", REF_KEYS), location=("obj", str)),
+         covers=(references.cite, ctlcc.cite)),
+    Case("references.Reference", references.Reference,
+         dict(key="x", authors=("A. Author",), title="T", venue="V", year=2000),
+         dict(key=("obj", str), authors=("seq", ("obj", str)), title=("obj", str),
+              venue=("obj", str), year="int1",
+              kind=("choice", ("article", "inproceedings", "phdthesis", "techreport",
+                               "incollection", "misc")),
+              doi=("obj", str), url=("obj", str), label=("obj", str), note=("obj", str))),
+    Case("claims.Claim", claims.Claim,
+         dict(id="stpd-x-y", paper="stpd", location="Fig. 4.8", claim="c"),
+         dict(id=("obj", str), paper=("choice", REF_KEYS), location=("obj", str),
+              claim=("obj", str), verdict=("choice", claims.VERDICTS), evidence=("obj", str),
+              reason=("obj", str), spread="nonneg", unit=("obj", str)),
+         none_ok=("spread",),
+         extra=(("differs without reason", dict(verdict="differs"), RAISE, "reason"),)),
+    Case("FuzzySupervisor.schedule", _method(_FUZZY, "schedule"), {},
+         dict(tolerance="pos"), covers=(stpd_fuzzy.FuzzySupervisor.schedule,)),
+    Case("bounds.fairness.jain_index", fairness.jain_index,
+         dict(x=np.array([1.0, 2.0, 3.0])), dict(x="nonneg"),
+         vector=("x",), check=_in_range(0.0, 1.0), covers=(fairness.jain_index,),
+         extra=(("axis out of range", dict(axis=5), RAISE, "axis"),
+                ("all zero", dict(x=np.zeros(3)), RAISE, "x"),
+                ("axis str", dict(axis="0"), RAISE, "axis"))),
+    # ------------------------------------------------------------------ laws.primo, stpd extras
+    Case("laws.primo.ack_timeout", lprimo.ack_timeout, dict(rtt_ref=0.024),
+         dict(rtt_ref="pos"), vector=("rtt_ref",)),
+    # ------------------------------------------------------------------ laws.iftp (state machine)
+    Case("laws.iftp.IftpParams", liftp.IftpParams, {},
+         dict(Ws="int1", Wmax="int1", S="pos", after_missing_thresh="int1",
+              granularity="pos", max_backoff="int1"),
+         extra=(("Ws not a power of two", dict(Ws=24), RAISE, "Ws"),)),
+    Case("laws.iftp.AckState", liftp.AckState, {},
+         dict(n="int1", ssthresh="int1", una="int0", ack_count="int0", after_missing="int0",
+              prev_last="int0")),
+    Case("laws.iftp.ack_step", liftp.ack_step,
+         dict(state=liftp.AckState(n=8, ssthresh=32, una=3), ack_in=6, next_seq=9),
+         dict(state=("obj", liftp.AckState), ack_in="int0", next_seq="int0",
+              params=("obj", liftp.IftpParams)), none_ok=("params",),
+         extra=(("ACK of an unsent packet", dict(next_seq=6), RAISE, "next_seq"),)),
+    Case("laws.iftp.timeout_step", liftp.timeout_step,
+         dict(state=liftp.AckState(n=40, ssthresh=32, una=60), backoff=1, next_seq=101),
+         dict(state=("obj", liftp.AckState), backoff="int1", next_seq="int1",
+              params=("obj", liftp.IftpParams)), none_ok=("params",),
+         extra=(("backoff not a power of two", dict(backoff=3), RAISE, "backoff"),)),
+    Case("laws.iftp.period_gap", liftp.period_gap, dict(R=0.1, n=4.0, tau=0.008, S=1.5),
+         dict(R="pos", n="pos", tau="nonneg", S="pos"), vector=("R", "n", "tau", "S"),
+         check=_gap_nonnegative, extra=(("tau above R/(S n)", dict(tau=1.0), RAISE, "tau"),)),
+    # ------------------------------------------------------------------ laws.cbraa extras
+    Case("laws.cbraa.TcpFriendParams", lcbraa.TcpFriendParams, {},
+         dict(C="pos", t_rtcp="pos", initial_rate="pos")),
+    Case("laws.cbraa.cycle_loss", lcbraa.cycle_loss,
+         dict(times=[5.0, 10.0, 15.0, 20.0], lost=[0, 2, 0, 1], sent=[100] * 4, now=20.0,
+              cycle=3.0),
+         dict(times=("seq", "nonneg"), lost=("seq", "nonneg"), sent=("seq", "nonneg"),
+              now="nonneg", cycle="pos"), check=_in_range(0.0, 1.0),
+         extra=(("lost above sent", dict(lost=[0, 200, 0, 1]), RAISE, "lost"),
+                ("report after now", dict(now=10.0), RAISE, "times"),
+                ("lengths differ", dict(sent=[100] * 3), RAISE, "sent"))),
+    # ------------------------------------------------------------------ laws.sttp extras
+    Case("laws.sttp.SttpParams", sttp.SttpParams, {},
+         dict(alpha=UNIT, beta=UNIT, threshold="nonneg", packet_size="pos"),
+         extra=(("weights not summing to 1", dict(alpha=0.5, beta=0.4), RAISE, "alpha"),
+                ("factor 2", dict(factor=2), RAISE, "factor"),
+                ("factor True", dict(factor=True), RAISE, "factor"),
+                ("factor '0'", dict(factor="0"), RAISE, "factor"),
+                ("factor relative", dict(factor=sttp.FACTOR_RELATIVE), FINITE, "factor"))),
+    Case("laws.sttp.initial_bucket", sttp.initial_bucket, dict(size=1000.0, gap=0.001),
+         dict(size="pos", gap="pos", params=("obj", sttp.SttpParams)), none_ok=("params",)),
+    Case("laws.sttp.ack_step", sttp.ack_step,
+         dict(state=sttp.BucketState(8.0, 8.0, 3.0), last_rtt=0.1, new_rtt=0.103),
+         dict(state=("obj", sttp.BucketState), last_rtt="pos", new_rtt="pos",
+              params=("obj", sttp.SttpParams)), none_ok=("params",)),
+    # ------------------------------------------------------------------ laws.tcp
+    Case("laws.tcp.window_increase", ltcp.window_increase, dict(cwnd=4.0, ssthresh=8.0),
+         dict(cwnd="pos", ssthresh="pos")),
+    Case("laws.tcp.loss_ssthresh", ltcp.loss_ssthresh, dict(flight=20.0),
+         dict(flight="nonneg")),
+    Case("laws.tcp.partial_ack_window", ltcp.partial_ack_window,
+         dict(cwnd=12.0, newly_acked=3.0), dict(cwnd="pos", newly_acked="nonneg")),
+    # ------------------------------------------------------------------ laws.vegas
+    Case("laws.vegas.backlog", lvegas.backlog, dict(cwnd=20.0, rtt=0.125, base_rtt=0.1),
+         dict(cwnd="pos", rtt="pos", base_rtt="pos"),
+         extra=(("rtt below base_rtt", dict(rtt=0.05), RAISE, "rtt"),)),
+    Case("laws.vegas.avoidance_window", lvegas.avoidance_window,
+         dict(cwnd=10.0, diff=2.0, alpha=1.0, beta=3.0),
+         dict(cwnd="pos", diff="nonneg", alpha="nonneg", beta="nonneg"),
+         extra=(("beta below alpha", dict(alpha=3.0, beta=1.0), RAISE, "beta"),)),
+    # ------------------------------------------------------------------ laws.tfrc
+    Case("laws.tfrc.TfrcParams", ltfrc.TfrcParams, {},
+         dict(segment_size="pos", t_mbi="pos", n="int1", q=UNIT, b="pos")),
+    Case("laws.tfrc.interval_weights", ltfrc.interval_weights, {}, dict(n="int1")),
+    *[Case(f"laws.tfrc.{f.__name__}", f, dict(intervals=[400.0] + [100.0] * 8),
+           dict(intervals=("seq", "nonneg"), n="int1"))
+      for f in (ltfrc.average_loss_interval, ltfrc.loss_event_rate)],
+    Case("laws.tfrc.loss_interval_for_rate", ltfrc.loss_interval_for_rate,
+         dict(x_target=1000.0, R=0.1), dict(x_target="nonneg", R="pos", s="pos", b="pos")),
+    Case("laws.tfrc.feedback_update", ltfrc.feedback_update,
+         dict(X=40.0, p=0.0, X_recv_max=35.0, R=0.1, t_now=0.2, tld=0.1),
+         dict(X="pos", p=UNIT, X_recv_max="pos_inf", R="pos", t_now="nonneg", tld="real",
+              params=("obj", ltfrc.TfrcParams), s="pos"),
+         none_ok=("params",), allow_inf=True),
+    Case("laws.tfrc.nofeedback", ltfrc.nofeedback,
+         dict(X=40.0, p=0.0, X_recv_max=30.0, R=0.1),
+         dict(X="pos", p=UNIT, X_recv_max="pos_inf", R="pos",
+              params=("obj", ltfrc.TfrcParams), has_feedback="bool", idle="bool", s="pos"),
+         none_ok=("params",), allow_inf=True),
+    # ------------------------------------------------------------------ laws.sack
+    Case("laws.sack.SackParams", sack.SackParams, {}, dict(dup_thresh="int1", capacity="int1")),
+    Case("laws.sack.new_scoreboard", sack.new_scoreboard, dict(capacity=16),
+         dict(capacity="int1")),
+    Case("laws.sack.mark_sacked", _sack_call(sack.mark_sacked),
+         dict(start=5, end=8, una=2, high_data=9),
+         dict(sacked=("obj", np.ndarray), start="int0", end="int0", una="int0",
+              high_data="int0"), covers=(sack.mark_sacked,),
+         extra=(("end before start", dict(start=8, end=5), RAISE, "end"),)),
+    Case("laws.sack.is_lost", _sack_call(sack.is_lost), dict(seq=4, una=4, high_data=10),
+         dict(sacked=("obj", np.ndarray), seq="int0", una="int0", high_data="int0",
+              params=("obj", sack.SackParams)), none_ok=("params",), covers=(sack.is_lost,),
+         extra=(("seq above high_data", dict(seq=12), RAISE, "seq"),)),
+    Case("laws.sack.pipe", _sack_call(sack.pipe), dict(una=4, high_data=10),
+         dict(sacked=("obj", np.ndarray), una="int0", high_data="int0", high_rxt="int0",
+              params=("obj", sack.SackParams)), none_ok=("params", "high_rxt"),
+         covers=(sack.pipe,)),
+    Case("laws.sack.next_seg", _sack_call(sack.next_seg), dict(una=4, high_data=10),
+         dict(sacked=("obj", np.ndarray), una="int0", high_data="int0", high_rxt="int0",
+              can_send_new="bool", params=("obj", sack.SackParams)),
+         none_ok=("params", "high_rxt"), covers=(sack.next_seg,),
+         # rescue_rxt: -1 means "undefined" (RFC 6675 rule 4), so it has no generated kind
+         extra=(("rescue_rxt -2", dict(rescue_rxt=-2), RAISE, "rescue_rxt"),
+                ("rescue_rxt str", dict(rescue_rxt="1"), RAISE, "rescue_rxt"),
+                ("rescue_rxt above high_data", dict(rescue_rxt=11), RAISE, "rescue_rxt"),
+                ("rescue_rxt undefined", dict(rescue_rxt=-1), FINITE, "rescue_rxt"))),
+]
+
+
+def _tuning_result():
+    global _TUNED
+    if _TUNED is None:
+        _TUNED = ctlcc.tune_breakpoints(n_points=4, maxiter=3)
+    return _TUNED
+
+
+_TUNED = None
+
+
+# --------------------------------------------------------------------------- packet simulator
+# The scenario objects are being reshaped on another branch (per-protocol
+# sender specs); these cases are run now and listed in SIM_KNOWN_FAILURES
+# where they still fail, so that the merge can remove the entries one by one.
+from ctlcc.sim import scenarios  # noqa: E402
+
+SIM_PROTOCOLS = ("reno", "newreno", "vegas", "stpd", "primo")
+
+_SIM_FACTORIES = [
+    lambda: Case("sim.scenarios.Bernoulli", scenarios.Bernoulli, dict(p=0.01), dict(p=UNIT)),
+    lambda: Case("sim.scenarios.GilbertElliott", scenarios.GilbertElliott,
+         dict(mean_good=100.0, mean_bad=5.0),
+         dict(mean_good="pos", mean_bad="pos", loss_good=UNIT, loss_bad=UNIT)),
+    lambda: Case("sim.scenarios.GilbertElliott.from_burst", scenarios.GilbertElliott.from_burst,
+         dict(mean_burst_packets=5.0, loss_ratio=0.01, packet_time=1e-3),
+         dict(mean_burst_packets="pos", loss_ratio=OPEN_UNIT, packet_time="pos")),
+    lambda: Case("sim.scenarios.PacketList", scenarios.PacketList, dict(indices=(3, 10)),
+         dict(indices=("seq", "int0"))),
+    lambda: Case("sim.scenarios.Link", scenarios.Link, dict(a="S", b="R", rate=1e6, delay=0.01),
+         dict(a=("obj", str), b=("obj", str), rate="pos", delay="nonneg", buffer="int1"),
+         extra=(("buffer 'abc'", dict(buffer="abc"), RAISE, "buffer"),
+                ("loss a str", dict(loss="0.1"), RAISE, "loss"))),
+    lambda: Case("sim.scenarios.Flow", scenarios.Flow, dict(path=("S", "R", "D")),
+         dict(protocol=("choice", SIM_PROTOCOLS), start="nonneg", stop="pos_inf"),
+         allow_inf=True,
+         extra=(("path a str", dict(path="SD"), RAISE, "path"),
+                ("primo not params", dict(primo="fast"), RAISE, "primo"),
+                ("stop before start", dict(start=5.0, stop=1.0), RAISE, "stop"))),
+    lambda: Case("sim.scenarios.TcpOptions", scenarios.TcpOptions, {},
+         dict(initial_window="int1", min_rto="pos", initial_rto="pos", max_rto="pos",
+              max_window="int1", dupack_threshold="int1", vegas_alpha="nonneg",
+              vegas_beta="nonneg", vegas_gamma="nonneg", limited_transmit="bool"),
+         allow_inf=True,
+         extra=(("max_rto below min_rto", dict(min_rto=2.0, max_rto=1.0), RAISE, "max_rto"),
+                ("vegas_gamma str", dict(vegas_gamma="abc"), RAISE, "vegas_gamma"),
+                ("max_window 1e9", dict(max_window=10**9), RAISE, "max_window"))),
+    lambda: Case("sim.scenarios.single_bottleneck", scenarios.single_bottleneck, {},
+         dict(access_rate="pos", access_delay="nonneg", bottleneck_rate="pos",
+              bottleneck_delay="nonneg", buffer="int1", protocol=("choice", SIM_PROTOCOLS),
+              n="int1", start="nonneg", access_buffer="int1"), allow_inf=True),
+    lambda: Case("sim.scenarios.dumbbell", scenarios.dumbbell, dict(n=2),
+         dict(n="int1", access_rate="pos", bottleneck_rate="pos", bottleneck_delay="nonneg",
+              buffer="int1", protocol=("choice", SIM_PROTOCOLS), access_buffer="int1"),
+         allow_inf=True),
+    lambda: Case("sim.scenarios.parking_lot", scenarios.parking_lot, {},
+         dict(hops="int1", router_rate="pos", router_delay="nonneg", buffer="int1",
+              access_rate="pos", access_delay="nonneg", protocol=("choice", SIM_PROTOCOLS),
+              access_buffer="int1"), allow_inf=True),
+    lambda: Case("sim.scenarios.preset", scenarios.preset, dict(name="thesis_fig4_7"),
+         dict(name=("choice", tuple(scenarios.PRESETS))), allow_inf=True),
+    *[(lambda name=name, builder=builder: Case(
+        f"sim.scenarios.{name}", builder, {},
+        dict(protocol=("choice", SIM_PROTOCOLS), buffer="int1"), allow_inf=True))
+      for name, builder in scenarios.PRESETS.items()],
+    lambda: Case("sim.scenarios.Scenario.with_flows",
+         _method(scenarios.thesis_fig4_7(), "with_flows"), dict(protocol="reno"),
+         dict(protocol=("choice", SIM_PROTOCOLS)), allow_inf=True,
+         none_ok=("protocol",),   # protocol=None: the default sender (Flow's default)
+         covers=(scenarios.Scenario.with_flows,)),
+    lambda: Case("sim.run", __import__("ctlcc.sim", fromlist=["run"]).run,
+         dict(scenario=scenarios.thesis_fig4_7(), duration=0.5),
+         dict(scenario=("obj", scenarios.Scenario), duration="pos", seed="int0", trace="bool",
+              sample_interval="pos", rtt_every="int1"),
+         none_ok=("sample_interval",), allow_inf=True),
+    lambda: Case("sim.jain_index", __import__("ctlcc.sim", fromlist=["jain_index"]).jain_index,
+         dict(values=np.array([1.0, 2.0])), dict(values="nonneg"), vector=("values",),
+         check=_in_range(0.0, 1.0)),
+]
+
+_SIM_RESULT = []
+
+
+def sim_result():
+    """One short seeded Primo run, made once (compiles the packet engine)."""
+    if not _SIM_RESULT:
+        sim = __import__("ctlcc.sim", fromlist=["run"])
+        _SIM_RESULT.append(sim.run(scenarios.primo_fig1_top(), 2.0, trace=True))
+    return _SIM_RESULT[0]
+
+
+def _on_result(name):
+    def call(**kwargs):
+        return getattr(sim_result(), name)(**kwargs)
+    return call
+
+
+_SIM_FACTORIES += [
+    lambda: Case("sim.SimResult.efficiency", _on_result("efficiency"), {},
+         dict(warmup=("interval", 0.0, 2.0, "left"), bottleneck="int0"),
+         covers=(__import__("ctlcc.sim", fromlist=["SimResult"]).SimResult.efficiency,)),
+    lambda: Case("sim.primo_criteria",
+         lambda **kw: __import__("ctlcc.sim", fromlist=["primo_criteria"]).primo_criteria(
+             sim_result(), **kw), {},
+         dict(warmup=("interval", 0.0, 2.0, "left"), bottleneck="int0"),
+         covers=(__import__("ctlcc.sim", fromlist=["primo_criteria"]).primo_criteria,)),
+]
+
+#: Scenario-API names a case refers to that no longer exist (the API is being
+#: reshaped on another branch): each must get a new case, see test_api_harness.
+SIM_MISSING = []
+SIM_CASES = []
+for _factory in _SIM_FACTORIES:
+    try:
+        SIM_CASES.append(_factory())
+    except AttributeError as _err:
+        SIM_MISSING.append(str(_err))
+
+#: Cases that still fail, with the reason (see the report of issue 16).
+# Measured on the validation branch before the senders merge; strict xfail, so a
+# fixed case fails until its entry is removed.
+SIM_KNOWN_FAILURES = {
+    "sim.scenarios.Bernoulli": "arrays accepted in scalar fields (2)",
+    "sim.scenarios.GilbertElliott": "arrays accepted in scalar fields (6)",
+    "sim.scenarios.GilbertElliott.from_burst": "raw or misnamed error (4); arrays accepted in scalar fields (3)",
+    "sim.scenarios.PacketList": "raw or misnamed error (2); arrays accepted in scalar fields (1)",
+    "sim.scenarios.Link": "invalid value accepted (8); raw or misnamed error (7); arrays accepted in scalar fields (4)",
+    "sim.scenarios.Flow": "raw or misnamed error (8); invalid value accepted (3)",
+    "sim.scenarios.TcpOptions": "raw or misnamed error (22); invalid value accepted (17); arrays accepted in scalar fields (6); string/int flags accepted (4)",
+    "sim.scenarios.single_bottleneck": "builder reports the inner field name (53); raw or misnamed error (14); arrays accepted in scalar fields (4); raw Python error (2)",
+    "sim.scenarios.dumbbell": "builder reports the inner field name (42); raw or misnamed error (13); arrays accepted in scalar fields (3); raw Python error (2)",
+    "sim.scenarios.parking_lot": "builder reports the inner field name (45); raw or misnamed error (14); hangs on a huge count (2); arrays accepted in scalar fields (2)",
+    "sim.scenarios.preset": "raw or misnamed error (1)",
+    "sim.scenarios.thesis_fig3_7_sufficient": "raw or misnamed error (6)",
+    "sim.scenarios.thesis_fig3_7_insufficient": "raw or misnamed error (6)",
+    "sim.scenarios.thesis_fig3_14": "raw or misnamed error (7)",
+    "sim.scenarios.thesis_fig3_18": "raw or misnamed error (6)",
+    "sim.scenarios.thesis_fig4_7": "raw or misnamed error (6)",
+    "sim.scenarios.thesis_fig4_18": "raw or misnamed error (6)",
+    "sim.scenarios.sttp_fig3": "raw or misnamed error (7)",
+    "sim.scenarios.primo_fig1_top": "raw or misnamed error (7)",
+    "sim.scenarios.primo_fig1_bottom": "raw or misnamed error (4)",
+    "sim.scenarios.cbraa_fig2": "raw or misnamed error (7)",
+    "sim.run": "NaN/inf returned (6); raw or misnamed error (5); string/int flags accepted (4); arrays accepted in scalar fields (1); invalid value accepted (1)",
+    "sim.jain_index": "raw or misnamed error (3); invalid value accepted (2); NaN/inf returned (1); message without the value (1)",
+    "sim.SimResult.efficiency": "raw or misnamed error (13); message without the value (3); raw Python error (2); invalid value accepted (1)",
+    "sim.primo_criteria": "raw or misnamed error (13); message without the value (3); raw Python error (2); invalid value accepted (1)",
+}
+
+# --------------------------------------------------------------------------- exemptions
+_RESULT = ("result record: built by ctlcc from checked inputs and returned to the user; "
+           "its constructor stores what it is given")
+EXEMPT = [
+    (ctlcc.CtlccError, "exception class: nothing to validate"),
+    (ctlcc.ParameterError, "exception class (the one the harness expects)"),
+    (ctlcc.UnstableLoopError, "exception class (message and spectral radius given by ctlcc)"),
+    (ctlcc.errors.ConservationError, "exception class raised by the packet engine"),
+    (mathis.MathisValidityWarning, "warning class: nothing to validate"),
+    (lprimo.regime_update, "documented plain-arithmetic core of Algorithm 1 that also takes "
+                           "sympy symbols; next_rate is the checked entry point"),
+    (fluid.reno_window_derivative, "documented unchecked arithmetic core (sympy derives the "
+                                   "Jacobian from it); simulate/reno_linearisation check"),
+    (crosscheck.run_all, "no arguments: runs every cross-check with its defaults"),
+    (fluid.DropTail, "no arguments: the drop-tail queue has no parameter"),
+    (ctlcc.LossResponse, _RESULT), (crosscheck.CrossCheck, _RESULT),
+    (fs.GainSurface, _RESULT), (fs.RuleAssignmentComparison, _RESULT),
+    (fs.TuningResult, _RESULT), (plant.QueueTrace, _RESULT),
+    (aprimo.PrimoFixedPoint, _RESULT), (aprimo.PrimoLimitCycle, _RESULT),
+    (aprimo.PrimoSharedTrace, _RESULT), (aprimo.PrimoSymbolic, _RESULT),
+    (aprimo.PrimoTrace, _RESULT), (astpd.StpdSymbolic, _RESULT),
+    (fluid.FluidNetwork, _RESULT + " (built and checked by network())"),
+    (fluid.FluidRun, _RESULT), (fluid.RenoLinearisation, _RESULT),
+    (scenarios.Scenario, "scenario container built by the checked builders; its fields are "
+                         "the checked Link/Flow/TcpOptions objects (covered by SIM_CASES)"),
+]
+_SIM = __import__("ctlcc.sim", fromlist=["SimResult"])
+EXEMPT += [(_SIM.SimResult, _RESULT), (_SIM.FlowStats, _RESULT), (_SIM.QueueStats, _RESULT),
+           (_SIM.Traces, _RESULT)]
+
+# Arithmetic cores are exempt by design (ARCHITECTURE.md, "One law, two uses"):
+# a ``*_core`` function is plain arithmetic on numbers that the packet engine
+# compiles with numba into its event loop, so it cannot raise a ParameterError
+# (numba code has no Python exceptions with formatted messages) and must not
+# pay for checks on every packet.  Each core is documented as unchecked and
+# has a public wrapper of the same name without ``_core`` that validates its
+# arguments and is covered by a case above.
+_CORE_REASON = ("documented unchecked arithmetic core compiled by numba into the packet "
+                "engine; its validated wrapper (same name without _core) has a case")
+for _module in (lcbraa, liftp, lprimo, lstpd, sttp, sack, ltcp, ltfrc, lvegas):
+    EXEMPT += [(getattr(_module, _name), _CORE_REASON) for _name in _module.__all__
+               if _name.endswith("_core")]
