@@ -11,7 +11,7 @@ is that wide.
 
 Two checks also run beyond the range :func:`ctlcc.crosscheck.run_all` gives
 them (names ending in ``_beyond``): the square-root law at p = 3e-2 and
-1e-1 is still inside the range its paper states (p < 0.16, 004 §2), so its
+1e-1 is still inside the range its paper states (p < 0.16, Ait-Hellal, Yamamoto & Leduc (1999), §2), so its
 points are ordinary claims; eq. (4.19) at p >= 1e-2 is outside the thesis's
 range, where the thesis says instead that the analysis lies *above*
 simulation, and that is the claim those points check.
