@@ -25,7 +25,6 @@ with 1000-byte packets on the wire as in the thesis' ns-2 runs
 import argparse
 import csv
 import itertools
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np

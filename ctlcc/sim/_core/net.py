@@ -293,7 +293,7 @@ def send_next(now, f, flag, ctx):
     fi[f, I_SND_MAX] = seq + 1
 
 
-@_jit
+@_inline
 def try_send(now, f, ctx):
     """Window sender: send while the congestion window allows; start the timer."""
     try_send_window(now, f, ctx.ff[f, F_CWND], ctx)
