@@ -47,7 +47,7 @@ __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index"
 _NF, _NI = K.NF_COMMON + 24, K.NI_COMMON + 8
 #: Rough cold-compile time of the event loop on one free core, for the notice
 #: (benchmarks/bench_senders.py --cold measures it). [s]
-_COMPILE_SECONDS = 150
+_COMPILE_SECONDS = 180
 
 
 @dataclass(frozen=True)
