@@ -15,6 +15,14 @@ Targets (issue 10 §1)
   other jobs on a shared machine inflate less than wall seconds).  Target:
   no more than about 90 s.
 
+Measured 2026-11-23 on the shared 2-core machine (load 4-8, so single
+numbers move by +-40 %; ratios within one run are the figure of merit):
+Reno 0.49-0.62x the engine before the reshaping (target >= 1: NOT MET),
+ST-PD (legacy fixed gains) 0.44-0.78x Reno and 3.4-6.7x the old ST-PD,
+Primo 0.51-0.87x Reno and 2.3-15x the old Primo; cold compile 175 CPU s
+against 45 CPU s before (target ~90 s: NOT MET; the engine is cached on disk
+and recompiled only when its code changes, see ctlcc/sim/_core/cache.py).
+
 Usage::
 
     python benchmarks/bench_senders.py [--duration 60] [--baseline /path/to/old/checkout] [--cold]

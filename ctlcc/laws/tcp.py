@@ -15,8 +15,9 @@ compiles the very same functions into its event loop,
 :mod:`ctlcc.sim.senders.window`), and a public wrapper that validates its
 arguments.  The fluid model's Reno (:func:`ctlcc.sim.fluid.reno_window_derivative`)
 is the same additive-increase, multiplicative-decrease pair averaged over a
-round trip: W/R ACKs per second of :func:`congestion_avoidance_core`'s
-1/W, and the :data:`DECREASE_FACTOR` cut.
+round trip, :func:`fluid_window_derivative_core`: W/R ACKs per second of
+:func:`congestion_avoidance_core`'s 1/W, and x p loss events per second,
+each cutting W by half (:data:`DECREASE_FACTOR`).
 """
 
 from .._validation import check_nonnegative, check_positive, check_result
@@ -33,6 +34,7 @@ __all__ = [
     "fast_recovery_window_core",
     "partial_ack_window_core",
     "partial_ack_window",
+    "fluid_window_derivative_core",
 ]
 
 #: Multiplicative decrease of the window on a loss (RFC 5681 (4)). [1]
@@ -144,4 +146,21 @@ def partial_ack_window(cwnd, newly_acked):
     """
     cwnd = check_positive("cwnd", cwnd, scalar=True)
     newly_acked = check_nonnegative("newly_acked", newly_acked, scalar=True)
-    return partial_ack_window_core(cwnd, newly_acked)
+    return partial_ack_window_core(float(cwnd), float(newly_acked))
+
+
+def fluid_window_derivative_core(window, round_trip, delayed_rate, delayed_probability):
+    """Reno's window rules averaged over a round trip (MGT / Hollot et al. 2001, eq. (1)).
+
+    ``dW/dt = (W/R) (1/W) - x(t-R) p(t-R) W / 2``: W/R new ACKs per second,
+    each adding 1/W (:func:`congestion_avoidance_core`), and x p loss
+    events per second, each removing W/2 (:data:`DECREASE_FACTOR`).  Written
+    with an exact 1/2 so that sympy keeps rational coefficients; the fluid
+    model (:func:`ctlcc.sim.fluid.reno_window_derivative`) returns it.
+
+    Examples
+    --------
+    >>> fluid_window_derivative_core(10.0, 0.1, 100.0, 0.02)
+    0.0
+    """
+    return 1 / round_trip - window * delayed_rate * delayed_probability / 2

@@ -46,8 +46,9 @@ __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index"
 
 #: Private columns a flow may use beyond the common ones (largest sender).
 _NF, _NI = K.NF_COMMON + 24, K.NI_COMMON + 8
-#: Rough cold-compile time of the event loop, for the one-line notice. [s]
-_COMPILE_SECONDS = 120
+#: Rough cold-compile time of the event loop on one free core, for the notice
+#: (benchmarks/bench_senders.py --cold measures it). [s]
+_COMPILE_SECONDS = 180
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,10 @@ class SimResult:
     events : int
         Events processed. [1]
     wall_time : float
-        Wall-clock time of the event loop (compilation excluded). [s]
+        Wall-clock time of the event loop, including the Python callables
+        it calls (e.g. ``Stpd(gains=callable)``); a cold numba compilation
+        in the first run of a process is included too, later runs load the
+        compiled loop from disk. [s]
     samples : Traces
         The coarse samples always kept (same layout as ``traces``, without
         RTT and drop logs); used by the efficiency metrics.

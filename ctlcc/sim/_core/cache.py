@@ -7,10 +7,12 @@ sender modules, the law cores of :mod:`ctlcc.laws`).  Editing a sender
 would leave a stale loop on disk.  :func:`ensure_fresh` hashes all those
 sources and, when the hash differs from the stamp left by the last
 compilation, removes every cached entry of those modules so that the next
-run recompiles them together.  :func:`will_compile` tells the engine to
+run recompiles them together.  Docstrings and comments are left out of the
+hash (an edit of the documentation does not cost a recompilation).  :func:`will_compile` tells the engine to
 print its one-line notice before a cold compilation.
 """
 
+import ast
 import hashlib
 import sys
 from pathlib import Path
@@ -23,12 +25,24 @@ _SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/stpd.py", "laws/primo.py
 _STAMP = "ctlcc_engine.stamp"
 
 
+def _code_only(source):
+    """The module's syntax tree without docstrings (comments never reach it)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
 def _digest():
+    """Hash of the code (not the docstrings or comments) the event loop is compiled from."""
     h = hashlib.sha256()
     for pattern in _SOURCES:
         for path in sorted(_ROOT.glob(pattern)):
             h.update(path.name.encode())
-            h.update(path.read_bytes())
+            h.update(_code_only(path.read_text()).encode())
     h.update(sys.version.encode())
     return h.hexdigest()
 

@@ -293,13 +293,19 @@ def send_next(now, f, flag, ctx):
     fi[f, I_SND_MAX] = seq + 1
 
 
-@_jit
+@_inline
 def try_send(now, f, ctx):
-    """Window sender: send while the window allows; start the timer."""
+    """Window sender: send while the congestion window allows; start the timer."""
+    try_send_window(now, f, ctx.ff[f, F_CWND], ctx)
+
+
+@_inline
+def try_send_window(now, f, cwnd, ctx):
+    """Send while snd_nxt < snd_una + int(cwnd) (cwnd kept in [1, max window])."""
     ff, fi = ctx.ff, ctx.fi
     if fi[f, I_ACTIVE] == 0:
         return
-    window = int(ff[f, F_CWND])
+    window = int(cwnd)
     if window < 1:
         window = 1
     maxw = int(ctx.g[G_MAX_WINDOW])

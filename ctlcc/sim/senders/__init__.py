@@ -68,8 +68,8 @@ def resolve(protocol=None, sender=None):
 
     Examples
     --------
-    >>> resolve("vegas")
-    Vegas(alpha=None, beta=None, gamma=None)
+    >>> resolve("vegas").slow_start
+    'brakmo'
     >>> resolve("cubic")
     Traceback (most recent call last):
     ...

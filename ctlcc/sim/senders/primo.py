@@ -164,7 +164,7 @@ def on_ack(now, f, ack, rtt, ftt, rcv_rate, flag, ctx):
     arm(now + ff[f, F_TO], f, ctx)
 
 
-@_inline
+@_jit
 def on_pace(now, f, ctx):
     """Algorithm 1 before each packet; the packet leaves at the deferred event."""
     ff, fi = ctx.ff, ctx.fi
@@ -197,7 +197,7 @@ def paced_send(now, f, ctx):
         arm(now + ff[f, F_TO], f, ctx)
 
 
-@_inline
+@_jit
 def on_defer(now, f, step, ctx):
     if step == STEP_SEND:
         paced_send(now, f, ctx)
@@ -205,7 +205,7 @@ def on_defer(now, f, step, ctx):
         arm(now + ctx.ff[f, F_TO], f, ctx)
 
 
-@_inline
+@_jit
 def on_rto(now, f, ctx):
     ff = ctx.ff
     if ctx.fi[f, I_PHASE] == 0:

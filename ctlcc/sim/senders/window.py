@@ -109,7 +109,8 @@ def new_ack(now, f, ack, sample, echo_retx, recovery, cut, ctx):
         rto_estimate(f, sample, ctx)
     if fi[f, I_IN_RECOVERY] == 1:
         if recovery == REC_RENO:
-            ff[f, F_CWND] = ff[f, F_SSTHRESH]
+            if cut:
+                ff[f, F_CWND] = ff[f, F_SSTHRESH]
             fi[f, I_IN_RECOVERY] = 0
             return ACK_RECOVERY
         if ack > fi[f, I_RECOVER]:
@@ -226,11 +227,19 @@ def ack_preamble(f, ack, sample, echo_retx, ctx):
 @_jit
 def timeout(now, f, cut, ctx):
     """RFC 6298 §5.4-5.6 expiry + RFC 5681 (4): go-back-N from snd_una, window 1."""
+    if timeout_window(now, f, cut, ctx):
+        try_send(now, f, ctx)
+        timeout_arm(now, f, ctx)
+
+
+@_inline
+def timeout_window(now, f, cut, ctx):
+    """The state changes of an expiry; False when nothing was outstanding."""
     ff, fi, g = ctx.ff, ctx.fi, ctx.g
     flight = fi[f, I_SND_MAX] - fi[f, I_SND_UNA]
     if flight <= 0:
         ff[f, F_RTO_DEADLINE] = np.inf
-        return
+        return False
     fi[f, I_TIMEOUTS] += 1
     if cut:
         ff[f, F_SSTHRESH] = loss_ssthresh(flight)
@@ -243,8 +252,12 @@ def timeout(now, f, cut, ctx):
     ff[f, F_RTO] = rto if rto < g[G_MAX_RTO] else g[G_MAX_RTO]
     fi[f, I_ROUND_END] = fi[f, I_SND_MAX]
     ff[f, F_RTO_DEADLINE] = np.inf
-    try_send(now, f, ctx)
-    arm(now + ff[f, F_RTO], f, ctx)
+    return True
+
+
+@_inline
+def timeout_arm(now, f, ctx):
+    arm(now + ctx.ff[f, F_RTO], f, ctx)
 
 
 # --- hooks of Reno / NewReno / Tahoe ---------------------------------------------------
