@@ -496,7 +496,7 @@ register_kind(Kind(
     "bound", _bound_evaluate, _bound_parameters, lambda params: False,
     {"value": Metric("value", _bound_value, "float", "as the function",
                      "the bound's value (units of the function's result)")},
-    doc="a closed-form bound of ctlcc.bounds"))
+    variant="function", doc="a closed-form bound of ctlcc.bounds"))
 
 
 # --------------------------------------------------------------------------- crosscheck
@@ -546,7 +546,7 @@ _CROSSCHECK_METRICS = [
 
 register_kind(Kind(
     "crosscheck", _crosscheck_evaluate, _crosscheck_parameters, _crosscheck_seeded,
-    {m.name: m for m in _CROSSCHECK_METRICS},
+    {m.name: m for m in _CROSSCHECK_METRICS}, variant="check",
     doc="an analytic-vs-simulated claim of ctlcc.crosscheck"))
 
 
@@ -597,5 +597,5 @@ def _mapping_metric(name):
 
 register_kind(Kind(
     "function", _function_evaluate, _function_parameters, _function_seeded, {},
-    open_metrics=True,
+    variant="function", open_metrics=True,
     doc="any importable function 'module:name' returning a mapping of metrics"))

@@ -343,8 +343,10 @@ class _InlineExecutor:
         self._pending.clear()
 
 
-def _ignore_sigint():
+def _worker_signals():
+    """Ctrl-C is the driver's business; terminate() must just end the worker."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class _PoolExecutor:
@@ -355,7 +357,7 @@ class _PoolExecutor:
     def __init__(self, jobs):
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         self.workers = jobs
-        self._pool = multiprocessing.get_context(method).Pool(jobs, initializer=_ignore_sigint)
+        self._pool = multiprocessing.get_context(method).Pool(jobs, initializer=_worker_signals)
         self._results = queue.Queue()
 
     def submit(self, batch_id, kind, metrics, items):
