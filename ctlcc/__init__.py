@@ -5,11 +5,13 @@ Subpackages: :mod:`ctlcc.laws` (control laws), :mod:`ctlcc.analysis`
 (plant, closed loops, stability), :mod:`ctlcc.bounds` (throughput
 formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 :mod:`ctlcc.crosscheck` (analytic claims vs simulated measurements),
-:mod:`ctlcc.plots` (figures) and :mod:`ctlcc.report` (``ctlcc report``).
+:mod:`ctlcc.plots` (figures), :mod:`ctlcc.report` (``ctlcc report``) and
+:mod:`ctlcc.sweep` (parameter sweeps, ``ctlcc sweep``).
 """
 
 from . import analysis, bounds, errors, laws, sim
 from . import crosscheck
+from . import sweep
 from .analysis import (
     LossResponse,
     SlotScale,
@@ -37,6 +39,7 @@ __all__ = [
     "laws",
     "sim",
     "crosscheck",
+    "sweep",
     "CtlccError",
     "ParameterError",
     "UnstableLoopError",

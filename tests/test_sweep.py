@@ -223,6 +223,43 @@ def test_sim_kind_keeps_per_flow_lists_and_the_criteria():
     assert row["jain"] == pytest.approx(g.sum() ** 2 / (2 * (g ** 2).sum()), rel=1e-12)
 
 
+def test_fluid_kind_reaches_the_mgt_equilibrium_window():
+    # Reno fluid (Misra-Gong-Towsley / Hollot) with a fixed marking probability p and an
+    # unsaturated link: dW/dt = 1/R - W^2 p / (2R) = 0 gives W = sqrt(2/p), rate W / Tp
+    # (empty queue, R = Tp).  p = 0.02 -> 10 packets per 0.1 s; p = 0.005 -> 20.
+    spec = Spec("fluid", ["rate_mean", "queue_mean", "utilisation"],
+                fixed={"law": "reno", "capacity": 1000.0, "buffer": 100.0,
+                       "propagation_delay": 0.1, "aqm": "fixed", "duration": 30.0, "dt": 0.01,
+                       "warmup": 20.0},
+                grid={"probability": [0.02, 0.005]})
+    rows = run(spec, jobs=1, progress=False).rows()
+    for row in rows:
+        rate = math.sqrt(2.0 / row["probability"]) / 0.1
+        # converged by t = 20 s (the window's time constant is a few round trips)
+        assert row["rate_mean"] == pytest.approx(rate, rel=1e-3)
+        assert row["utilisation"] == pytest.approx(rate / 1000.0, rel=1e-3)
+        assert row["queue_mean"] == 0.0
+
+
+def test_crosscheck_row_is_the_check_run_with_the_rows_seed():
+    from ctlcc import crosscheck
+    spec = Spec("crosscheck", ["passed", "predicted", "measured"],
+                fixed={"check": "reno_pftk", "probabilities": [0.01], "duration": 10.0},
+                points=[{}])
+    row = run(spec, jobs=1, progress=False).rows()[0]
+    direct = crosscheck.reno_pftk(probabilities=[0.01], duration=10.0, seeds=(row["seed"],))
+    assert row["passed"] == direct.passed
+    assert row["predicted"] == direct.predicted.tolist()
+    assert row["measured"] == direct.measured.tolist()
+
+
+def test_readme_lists_every_metric_of_the_builtin_kinds():
+    readme = (ROOT / "README.md").read_text()
+    for name in ("sim", "fluid", "analysis", "bound", "crosscheck"):
+        for metric in KINDS[name].metrics:
+            assert f"`{metric}`" in readme, (name, metric)
+
+
 def test_a_new_kind_is_one_registration():
     kind = register_kind(Kind("square", lambda params, seed: params["x"] ** 2,
                               lambda params: ({"x"}, {"x"}), lambda params: False,

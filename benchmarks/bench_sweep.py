@@ -1,0 +1,199 @@
+# benchmarks/bench_sweep.py - ctlcc.sweep: core usage, Dask scaling, driver memory, driver cost
+"""Throughput and memory of :func:`ctlcc.sweep.run`.
+
+Targets (issue #14), each printed as a figure measured in this run:
+
+1. **Cores busy.** A sweep of 200 short packet simulations with
+   ``jobs`` = the number of cores keeps >= 90 % of them busy.  Busy
+   fraction = (sum of the rows' evaluation times) / (jobs x the sweep's
+   wall time); the serial baseline (the same 200 simulations in a plain
+   loop, no sweep machinery, in this process) gives the speed-up too.
+2. **Dask scaling.** A 2-worker ``LocalCluster`` completes the same
+   200-point sweep in <= 0.6 x the wall time of a 1-worker one (workers
+   started and warmed up before the clock starts; the start-up time is
+   printed separately).
+3. **Flat driver memory.** The driver's resident memory (RSS) while a
+   10^4-point analytic sweep streams to disk, sampled every 50 ms, stays
+   flat: RSS at 10 %, 50 % and 100 % of the rows is printed, and the
+   peak of the final consolidation into one Parquet file separately.
+4. **Driver cost per row** (what a 10^6-point sweep's driver pays): time
+   to generate 10^5 rows (keys and seeds) and the analytic sweep's rows/s.
+
+The machine this was written on has 2 cores shared with other jobs, so
+the script prints ``os.getloadavg()`` next to every figure.
+
+Run from the repository root::
+
+    python benchmarks/bench_sweep.py [--points 200] [--duration 60] [--skip-dask]
+"""
+
+import argparse
+import os
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import psutil
+
+from ctlcc.sim import run as simulate
+from ctlcc.sim import scenarios
+from ctlcc.sweep import Spec, run
+
+
+def sim_spec(points, duration):
+    """*points* rows: 20 loss values x points/20 seeds on a 10-flow dumbbell."""
+    seeds = max(1, points // 20)
+    return Spec("sim", ["goodput_total_bps", "drops", "jain"],
+                fixed={"scenario": "dumbbell", "n": 10, "bottleneck_rate": 20e6,
+                       "protocol": "newreno", "duration": duration},
+                grid={"loss": np.round(np.geomspace(1e-4, 1e-2, 20), 8).tolist()},
+                seeds=seeds, name="bench_sim")
+
+
+def serial_baseline(spec):
+    """The spec's simulations in a plain loop in this process. [s]"""
+    start = time.perf_counter()
+    for row in spec.rows():
+        p = spec.params(row)
+        s = scenarios.dumbbell(p["n"], bottleneck_rate=p["bottleneck_rate"], loss=p["loss"],
+                               protocol=p["protocol"])
+        simulate(s, p["duration"], seed=row.seed, progress=False)
+    return time.perf_counter() - start
+
+
+def load():
+    return "load %.2f %.2f %.2f" % os.getloadavg()
+
+
+def bench_cores(spec, jobs):
+    # warm the numba cache of this process (the pool forks it)
+    simulate(scenarios.dumbbell(2), 1.0)
+    baseline = serial_baseline(spec)
+    print(f"  serial baseline: {spec.size} simulations in {baseline:.1f} s "
+          f"({baseline / spec.size * 1e3:.0f} ms each)  [{load()}]")
+    result = run(spec, jobs=jobs, progress=False)
+    busy = np.nansum(result.column("wall_time")) / (jobs * result.seconds)
+    print(f"  sweep, jobs={jobs}: {result.seconds:.1f} s, busy fraction {busy:.1%} "
+          f"(target >= 90 %), speed-up vs serial {baseline / result.seconds:.2f} "
+          f"(ideal {jobs})  [{load()}]")
+    overhead = (jobs * result.seconds - np.nansum(result.column("wall_time"))) / spec.size
+    print(f"  driver + transport overhead per row: {overhead * 1e3:.1f} ms")
+    return result
+
+
+def bench_dask(spec, reference):
+    import logging
+
+    import distributed
+    times = {}
+    for workers in (1, 2):
+        start = time.perf_counter()
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=None,
+                                           silence_logs=logging.CRITICAL)
+        client = distributed.Client(cluster)
+        warm = Spec("sim", ["drops"], fixed={"scenario": "dumbbell", "n": 2, "duration": 1.0},
+                    grid={"loss": [0.01 * (i + 1) for i in range(2 * workers)]})
+        run(warm, client=client, progress=False)          # import ctlcc, load numba caches
+        ready = time.perf_counter() - start
+        result = run(spec, client=client, progress=False)
+        times[workers] = result.seconds
+        same = result.table.drop(["wall_time"]).equals(reference.table.drop(["wall_time"]))
+        print(f"  LocalCluster {workers} worker(s): start-up + warm-up {ready:.1f} s, sweep "
+              f"{result.seconds:.1f} s, table identical to local processes: {same}  [{load()}]")
+        client.close()
+        cluster.close()
+    print(f"  2 workers / 1 worker wall time: {times[2] / times[1]:.2f} (target <= 0.60)")
+
+
+def bench_memory(rows, jobs, directory):
+    side = int(round(rows ** 0.5))
+    spec = Spec("analysis", ["spectral_radius", "stable"],
+                fixed={"loop": "stpd", "model": "per_rtt", "m": 1},
+                grid={"kp": np.round(np.linspace(0.01, 2.0, side), 6).tolist(),
+                      "kd": np.round(np.linspace(0.0, 0.99, side), 6).tolist()},
+                name="bench_memory")
+    out = Path(directory) / "memory.parquet"
+    journal = out.with_name(out.name + ".journal")
+    process = psutil.Process()
+    samples = []                                      # (rows in the journal, RSS [MB])
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            try:
+                count = journal.stat().st_size if journal.exists() else -1
+            except FileNotFoundError:
+                count = -1
+            samples.append((count, process.memory_info().rss / 2**20))
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=sample, daemon=True)
+    rss_before = process.memory_info().rss / 2**20
+    thread.start()
+    result = run(spec, out, jobs=jobs, progress=False)
+    done.set()
+    thread.join()
+    sizes = np.array([s[0] for s in samples])
+    rss = np.array([s[1] for s in samples])
+    streaming = sizes > 0
+    full = sizes[streaming].max() if streaming.any() else 1
+    print(f"  {spec.size} analytic rows, jobs={jobs}: {result.seconds:.1f} s "
+          f"({spec.size / result.seconds:.0f} rows/s)  [{load()}]")
+    marks = []
+    for fraction in (0.1, 0.5, 1.0):
+        index = np.flatnonzero(streaming & (sizes >= fraction * full))
+        if index.size:
+            marks.append(f"{fraction:.0%}: {rss[index[0]]:.1f} MB")
+    print(f"  driver RSS before {rss_before:.1f} MB; while streaming at "
+          + ", ".join(marks) + f"; peak incl. consolidation {rss.max():.1f} MB")
+    print(f"  journal at the end {full / 2**20:.2f} MB ({full / spec.size:.0f} bytes/row), "
+          f"Parquet {out.stat().st_size / 2**20:.2f} MB")
+    return result
+
+
+def bench_driver(rows):
+    spec = Spec("bound", ["value"], fixed={"function": "mathis_rate"},
+                grid={"p": list(np.round(np.linspace(1e-4, 1e-1, rows // 10), 8)),
+                      "rtt": [0.01 * (i + 1) for i in range(10)]})
+    start = time.perf_counter()
+    count = sum(1 for _ in spec.rows())
+    elapsed = time.perf_counter() - start
+    print(f"  generating {count} rows (key + point): {elapsed / count * 1e6:.1f} us/row")
+    spec = Spec("sim", ["drops"], fixed={"preset": "thesis_fig4_7", "duration": 1.0},
+                grid={"loss": list(np.round(np.linspace(1e-4, 1e-1, rows // 10), 8)),
+                      "buffer": list(range(10, 20))}, seeds=1)
+    start = time.perf_counter()
+    count = sum(1 for _ in spec.rows())
+    elapsed = time.perf_counter() - start
+    print(f"  ... with a derived seed per row (SeedSequence): {elapsed / count * 1e6:.1f} us/row")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--points", type=int, default=200)
+    parser.add_argument("--duration", type=float, default=60.0,
+                        help="simulated seconds per point (default: %(default)s)")
+    parser.add_argument("--memory-rows", type=int, default=10_000)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--skip-dask", action="store_true")
+    args = parser.parse_args()
+    print(f"ctlcc.sweep benchmark: {os.cpu_count()} cores, jobs={args.jobs}  [{load()}]")
+    spec = sim_spec(args.points, args.duration)
+    print(f"1. cores busy: {spec.size} simulations of a 10-flow 20 Mb/s dumbbell, "
+          f"{args.duration:g} s each")
+    reference = bench_cores(spec, args.jobs)
+    if not args.skip_dask:
+        print("2. Dask LocalCluster, 1 vs 2 workers, same sweep")
+        bench_dask(spec, reference)
+    print("3. driver memory while streaming")
+    with tempfile.TemporaryDirectory() as directory:
+        bench_memory(args.memory_rows, args.jobs, directory)
+    print("4. driver cost per row")
+    bench_driver(100_000)
+
+
+if __name__ == "__main__":
+    main()
