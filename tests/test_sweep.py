@@ -182,6 +182,13 @@ def test_unreachable_scheduler_is_named_and_nothing_is_written(tmp_path):
         run(_stpd_spec(), tmp_path / "r.parquet", client=address, connect_timeout=2.0,
             progress=False)
     assert list(tmp_path.iterdir()) == []
+    spec = tmp_path / "spec.toml"
+    spec.write_text('kind = "bound"\nmetrics = ["value"]\n[fixed]\nfunction = "mathis_rate"\n'
+                    'rtt = 0.1\n[grid]\np = [0.01]\n')
+    out = tmp_path / "r.parquet"
+    assert main(["sweep", str(spec), "--out", str(out), "--scheduler", address,
+                 "--timeout", "2", "--quiet"]) == 3
+    assert not out.exists() and not out.with_name("r.parquet.journal").exists()
 
 
 # --- what the kinds compute -----------------------------------------------------------------

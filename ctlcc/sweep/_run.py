@@ -395,7 +395,7 @@ class _DaskExecutor:
             import logging
             self._cluster = distributed.LocalCluster(
                 n_workers=local_cluster, threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.CRITICAL)
+                dashboard_address=":0", silence_logs=logging.CRITICAL)
             client = distributed.Client(self._cluster)
         elif isinstance(client, str):
             client = _connect(distributed, client, connect_timeout)

@@ -24,7 +24,8 @@ __all__ = ["Store", "SpecMismatchError", "read_results"]
 _FORMATS = {".parquet": "parquet", ".csv": "csv"}
 _META_HASH = b"ctlcc.sweep.spec_hash"
 _META_SPEC = b"ctlcc.sweep.spec"
-_METRIC_TYPES = ("float", "int", "bool", "list")
+#: Journal rows turned into one Arrow table at a time when consolidating. [rows]
+_CHUNK_ROWS = 50_000
 
 
 class SpecMismatchError(ParameterError):
@@ -141,9 +142,14 @@ class Store:
         table = self._read_out()
         if table is not None:
             parts.append(table)
-        journal = self._table(list(self._read_journal()))
-        if journal.num_rows:
-            parts.append(journal)
+        chunk = []
+        for row in self._read_journal():        # in chunks: Python dicts cost ~1 kB a row
+            chunk.append(row)
+            if len(chunk) == _CHUNK_ROWS:
+                parts.append(self._table(chunk))
+                chunk = []
+        if chunk:
+            parts.append(self._table(chunk))
         table = _sorted(_deduplicate(pa.concat_tables(parts))) if parts else \
             self._table([])
         self._write(table)
