@@ -19,7 +19,9 @@ Targets (issue #14), each printed as a figure measured in this run:
    flat: RSS at 10 %, 50 % and 100 % of the rows is printed, and the
    peak of the final consolidation into one Parquet file separately.
 4. **Driver cost per row** (what a 10^6-point sweep's driver pays): time
-   to generate 10^5 rows (keys and seeds) and the analytic sweep's rows/s.
+   to generate 10^5 rows (keys and seeds), and a 10^5-row sweep of a
+   closed-form bound run inside the driver (``jobs=1``): rows/s and the
+   bookkeeping per row beyond the evaluation itself.
 
 The machine this was written on has 2 cores shared with other jobs, so
 the script prints ``os.getloadavg()`` next to every figure.
@@ -171,6 +173,12 @@ def bench_driver(rows):
     count = sum(1 for _ in spec.rows())
     elapsed = time.perf_counter() - start
     print(f"  generating {count} rows (key + point): {elapsed / count * 1e6:.1f} us/row")
+    with tempfile.TemporaryDirectory() as directory:
+        result = run(spec, Path(directory) / "driver.parquet", jobs=1, progress=False)
+    evaluation = np.nansum(result.column("wall_time"))
+    print(f"  the same {count} Mathis-rate rows run in the driver (jobs=1, to Parquet): "
+          f"{count / result.seconds:.0f} rows/s; driver bookkeeping "
+          f"{(result.seconds - evaluation) / count * 1e6:.1f} us/row beyond evaluation")
     spec = Spec("sim", ["drops"], fixed={"preset": "thesis_fig4_7", "duration": 1.0},
                 grid={"loss": list(np.round(np.linspace(1e-4, 1e-1, rows // 10), 8)),
                       "buffer": list(range(10, 20))}, seeds=1)
