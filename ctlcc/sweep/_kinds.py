@@ -174,6 +174,14 @@ def _sim_parameters(params):
                *_tcp_parameters()} - {"name"}
     required = {"duration"} | {p.name for p in inspect.signature(builder).parameters.values()
                                if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD}
+    if any(name in params for name in _SIM_GAINS):
+        required |= set(_SIM_GAINS)                 # the gains go in as a pair
+        if protocol is None:
+            protocol = inspect.signature(builder).parameters["protocol"].default
+        protocols = protocol if isinstance(protocol, (list, tuple)) else [protocol]
+        if "stpd" not in protocols:
+            raise ParameterError(f"kp and kd are ST-PD's gains; protocol must be 'stpd' (for "
+                                 f"at least one flow) when they are set, got {protocol!r}")
     return allowed, required
 
 
@@ -287,21 +295,29 @@ _FLUID_PARAMETERS = {"capacity": None, "buffer": None, "propagation_delay": None
                      "warmup": 0.0, "kp": None, "kd": None, "reference": None,
                      "initial_window": 1.0, "max_window": math.inf}
 _FLUID_REQUIRED = {"capacity", "buffer", "propagation_delay", "law", "duration", "dt"}
+#: Parameters that only one law reads.
+_FLUID_LAW_PARAMETERS = {"reno": {"initial_window", "max_window"},
+                         "stpd": {"kp", "kd", "reference"}}
 
 
 def _fluid_parameters(params):
     from ..laws.primo import PrimoParams
     law = params.get("law")
-    if law is not None and law not in _FLUID_LAWS:
+    if law not in _FLUID_LAWS:
         raise ParameterError(f"law must be one of {', '.join(map(repr, _FLUID_LAWS))}; "
                              f"got {law!r}")
     aqm = params.get("aqm", "droptail")
     if aqm not in _FLUID_AQMS:
         raise ParameterError(f"aqm must be one of {', '.join(map(repr, _FLUID_AQMS))}; "
                              f"got {aqm!r}")
+    own = {"reno": {"initial_window", "max_window"}, "stpd": {"kp", "kd", "reference"},
+           "primo": {f.name for f in fields(PrimoParams)}}[law]
+    allowed = (set(_FLUID_PARAMETERS) - set().union(*_FLUID_LAW_PARAMETERS.values())) | own
+    if aqm != "fixed":
+        allowed.discard("probability")
     required = set(_FLUID_REQUIRED) | ({"kp", "kd"} if law == "stpd" else set()) \
         | ({"probability"} if aqm == "fixed" else set())
-    return set(_FLUID_PARAMETERS) | {f.name for f in fields(PrimoParams)}, required
+    return allowed, required
 
 
 class _FluidOutcome:
@@ -354,7 +370,7 @@ _FLUID_METRICS = [
 
 register_kind(Kind(
     "fluid", _fluid_evaluate, _fluid_parameters, lambda params: False,
-    {m.name: m for m in _FLUID_METRICS},
+    {m.name: m for m in _FLUID_METRICS}, variant="law",
     doc="fluid model (ctlcc.sim.fluid) of flows through one bottleneck"))
 
 
@@ -370,6 +386,11 @@ def _analysis_parameters(params):
                              f"got {loop!r}")
     if loop == "stpd":
         return {"loop", "kp", "kd", "m", "model", "m_max"}, {"loop", "kp", "kd", "m"}
+    from ..analysis.primo import REGIMES
+    regime = params.get("regime", "moderate")
+    if regime not in REGIMES:
+        raise ParameterError(f"regime must be one of {', '.join(map(repr, REGIMES))}; "
+                             f"got {regime!r}")
     return ({"loop", "capacity", "round_trip_time", "D", "forward_delay", "ftt_ref", "buffer",
              "regime"} | {f.name for f in fields(PrimoParams)},
             {"loop", "capacity", "round_trip_time"})
