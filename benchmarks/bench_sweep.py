@@ -11,9 +11,10 @@ Targets (issue #14), each printed as a figure measured in this run:
    the serial baseline (the same 200 simulations in a plain loop, no sweep
    machinery, in this process) gives the speed-up.
 2. **Dask scaling.** A 2-worker ``LocalCluster`` completes the same
-   200-point sweep in <= 0.6 x the wall time of a 1-worker one (workers
-   started and warmed up before the clock starts; the start-up time is
-   printed separately).
+   200-point sweep in <= 0.6 x the wall time of a 1-worker one (both
+   clusters started and warmed up before the clock starts, start-up printed
+   separately; the sweep runs in two halves alternating 1, 2, 1, 2 workers
+   so that a change in the machine's load hits both alike).
 3. **Flat driver memory.** The driver's resident memory (RSS) while a
    10^4-point analytic sweep streams to disk, sampled every 50 ms, stays
    flat: RSS at 10 %, 50 % and 100 % of the rows is printed, and the
@@ -47,14 +48,17 @@ from ctlcc.sim import scenarios
 from ctlcc.sweep import Spec, run
 
 
-def sim_spec(points, duration):
-    """*points* rows: 20 loss values x points/20 seeds on a 10-flow dumbbell."""
+#: The 20 loss probabilities of the simulation sweep. [1]
+LOSSES = np.round(np.geomspace(1e-4, 1e-2, 20), 8).tolist()
+
+
+def sim_spec(points, duration, losses=LOSSES):
+    """points/20 seeds x *losses* on a 10-flow dumbbell (seeds independent of *losses*)."""
     seeds = max(1, points // 20)
     return Spec("sim", ["goodput_total_bps", "drops", "jain"],
                 fixed={"scenario": "dumbbell", "n": 10, "bottleneck_rate": 20e6,
                        "protocol": "newreno", "duration": duration},
-                grid={"loss": np.round(np.geomspace(1e-4, 1e-2, 20), 8).tolist()},
-                seeds=seeds, name="bench_sim")
+                grid={"loss": list(losses)}, seeds=seeds, name="bench_sim")
 
 
 def serial_baseline(spec):
@@ -94,11 +98,13 @@ def bench_cores(spec, jobs):
     return result
 
 
-def bench_dask(spec, reference):
+def bench_dask(points, duration, reference):
+    """Both clusters up at once; halves of the sweep alternate 1, 2, 1, 2 workers."""
     import logging
 
     import distributed
-    times = {}
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    clusters, times, rows = {}, {1: 0.0, 2: 0.0}, {}
     for workers in (1, 2):
         start = time.perf_counter()
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
@@ -108,12 +114,25 @@ def bench_dask(spec, reference):
         warm = Spec("sim", ["drops"], fixed={"scenario": "dumbbell", "n": 2, "duration": 1.0},
                     grid={"loss": [0.01 * (i + 1) for i in range(2 * workers)]})
         run(warm, client=client, progress=False)          # import ctlcc, load numba caches
-        ready = time.perf_counter() - start
-        result = run(spec, client=client, progress=False)
-        times[workers] = result.seconds
-        same = result.table.drop(["wall_time"]).equals(reference.table.drop(["wall_time"]))
-        print(f"  LocalCluster {workers} worker(s): start-up + warm-up {ready:.1f} s, sweep "
-              f"{result.seconds:.1f} s, table identical to local processes: {same}  [{load()}]")
+        clusters[workers] = (cluster, client)
+        print(f"  LocalCluster {workers} worker(s) started and warmed up in "
+              f"{time.perf_counter() - start:.1f} s")
+    halves = (LOSSES[::2], LOSSES[1::2])
+    for half in halves:
+        for workers in (1, 2):
+            result = run(sim_spec(points, duration, half), client=clusters[workers][1],
+                         progress=False)
+            times[workers] += result.seconds
+            rows.setdefault(workers, []).extend(result.rows())
+            print(f"    {result.table.num_rows} rows on {workers} worker(s): "
+                  f"{result.seconds:.1f} s  [{load()}]")
+    metrics = ("seed", "goodput_total_bps", "drops", "jain", "status")
+    expected = {r["key"]: tuple(r[m] for m in metrics) for r in reference.rows()}
+    for workers in (1, 2):
+        got = {r["key"]: tuple(r[m] for m in metrics) for r in rows[workers]}
+        print(f"  {workers} worker(s): {len(got)} rows in {times[workers]:.1f} s, identical to "
+              f"the local processes' rows (same keys, seeds, metrics): {got == expected}")
+        client, cluster = clusters[workers][1], clusters[workers][0]
         client.close()
         cluster.close()
     print(f"  2 workers / 1 worker wall time: {times[2] / times[1]:.2f} (target <= 0.60)")
@@ -204,7 +223,7 @@ def main():
     reference = bench_cores(spec, args.jobs)
     if not args.skip_dask:
         print("2. Dask LocalCluster, 1 vs 2 workers, same sweep")
-        bench_dask(spec, reference)
+        bench_dask(args.points, args.duration, reference)
     print("3. driver memory while streaming")
     with tempfile.TemporaryDirectory() as directory:
         bench_memory(args.memory_rows, args.jobs, directory)
