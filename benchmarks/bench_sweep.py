@@ -15,6 +15,9 @@ Targets (issue #14), each printed as a figure measured in this run:
    clusters started and warmed up before the clock starts, start-up printed
    separately; the sweep runs in two halves alternating 1, 2, 1, 2 workers
    so that a change in the machine's load hits both alike).
+   Because that ratio needs two free cores, the script also times 40
+   points that *sleep* 0.25 s on 1 and 2 workers: that ratio (ideal 0.5)
+   shows the dispatch and concurrency whatever the machine's load.
 3. **Flat driver memory.** The driver's resident memory (RSS) while a
    10^4-point analytic sweep streams to disk, sampled every 50 ms, stays
    flat: RSS at 10 %, 50 % and 100 % of the rows is printed, and the
@@ -45,7 +48,7 @@ import psutil
 
 from ctlcc.sim import run as simulate
 from ctlcc.sim import scenarios
-from ctlcc.sweep import Spec, run
+from ctlcc.sweep import Kind, Metric, Spec, register_kind, run
 
 
 #: The 20 loss probabilities of the simulation sweep. [1]
@@ -138,6 +141,32 @@ def bench_dask(points, duration, reference):
     print(f"  2 workers / 1 worker wall time: {times[2] / times[1]:.2f} (target <= 0.60)")
 
 
+def bench_dask_dispatch(rows=40, seconds=0.25):
+    """The same ratio on points that sleep: dispatch and concurrency, not the CPU share."""
+    import logging
+
+    import distributed
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    kind = register_kind(Kind(
+        "bench_sleep", lambda params, seed: time.sleep(params["seconds"]) or params["seconds"],
+        lambda params: ({"seconds", "index"}, {"seconds"}), lambda params: False,
+        {"slept": Metric("slept", lambda outcome, params: outcome, unit="s")}))
+    spec = Spec(kind.name, ["slept"], fixed={"seconds": seconds},
+                grid={"index": list(range(rows))})
+    times = {}
+    for workers in (1, 2):
+        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                      dashboard_address=":0",
+                                      silence_logs=logging.CRITICAL) as cluster, \
+                distributed.Client(cluster) as client:
+            warm = Spec(kind.name, ["slept"], fixed={"seconds": 0.0},
+                        grid={"index": list(range(2 * workers))})
+            run(warm, client=client, progress=False)         # workers import ctlcc
+            times[workers] = run(spec, client=client, progress=False).seconds
+    print(f"  {rows} points sleeping {seconds} s: 1 worker {times[1]:.1f} s, 2 workers "
+          f"{times[2]:.1f} s, ratio {times[2] / times[1]:.2f} (ideal 0.50)  [{load()}]")
+
+
 def bench_memory(rows, jobs, directory):
     side = int(round(rows ** 0.5))
     spec = Spec("analysis", ["spectral_radius", "stable"],
@@ -224,6 +253,8 @@ def main():
     if not args.skip_dask:
         print("2. Dask LocalCluster, 1 vs 2 workers, same sweep")
         bench_dask(args.points, args.duration, reference)
+        print("2b. Dask LocalCluster, 1 vs 2 workers, points that sleep (no CPU needed)")
+        bench_dask_dispatch()
     print("3. driver memory while streaming")
     with tempfile.TemporaryDirectory() as directory:
         bench_memory(args.memory_rows, args.jobs, directory)
