@@ -5,32 +5,50 @@ Subpackages: :mod:`ctlcc.laws` (control laws), :mod:`ctlcc.analysis`
 (plant, closed loops, stability), :mod:`ctlcc.bounds` (throughput
 formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 :mod:`ctlcc.crosscheck` (analytic claims vs simulated measurements),
-:mod:`ctlcc.plots` (figures), :mod:`ctlcc.report` (``ctlcc report``) and
-:mod:`ctlcc.sweep` (parameter sweeps, ``ctlcc sweep``).
+:mod:`ctlcc.plots` (figures), :mod:`ctlcc.report` (``ctlcc report``),
+:mod:`ctlcc.sweep` (parameter sweeps, ``ctlcc sweep``) and
+:mod:`ctlcc.references` (the bibliography every citation uses).
+
+``import ctlcc`` is cheap: the subpackages and the names re-exported here
+are imported on first use (PEP 562 module ``__getattr__``), so sympy,
+python-control, scikit-fuzzy, numba and matplotlib load only when a function
+that needs them is called or imported, e.g. ``from ctlcc import stpd_loop``.
 """
 
-from . import analysis, bounds, errors, laws, sim
-from . import crosscheck
-from . import sweep
-from .analysis import (
-    LossResponse,
-    SlotScale,
-    StpdLoop,
-    gain_margin,
-    gain_surface,
-    max_stable_delay,
-    primo_loop,
-    primo_shared_loop,
-    simulate_queue,
-    stability_region,
-    stpd_loop,
-    tune_breakpoints,
-)
-from .bounds import jain_fairness, mathis_constant, mathis_rate, pftk_rate, tfrc_rate
+import importlib
+from typing import TYPE_CHECKING
+
 from .errors import CtlccError, ParameterError, UnstableLoopError
-from .laws.stpd import FuzzySupervisor
 
 __version__ = "0.1.0"
+
+#: Subpackages and modules reachable as attributes of ``ctlcc``.
+_SUBMODULES = ("analysis", "bounds", "claims", "crosscheck", "errors", "laws", "plots",
+               "references", "report", "sim", "sweep")
+
+#: Re-exported name -> module (relative to ctlcc) that defines it.
+_LAZY = {
+    "SlotScale": "analysis",
+    "simulate_queue": "analysis",
+    "StpdLoop": "analysis",
+    "LossResponse": "analysis",
+    "stpd_loop": "analysis",
+    "stability_region": "analysis",
+    "max_stable_delay": "analysis",
+    "gain_margin": "analysis",
+    "gain_surface": "analysis",
+    "tune_breakpoints": "analysis",
+    "primo_loop": "analysis",
+    "primo_shared_loop": "analysis",
+    "FuzzySupervisor": "laws.stpd",
+    "jain_index": "bounds",
+    "jain_fairness": "bounds",
+    "mathis_constant": "bounds",
+    "mathis_rate": "bounds",
+    "pftk_rate": "bounds",
+    "tfrc_rate": "bounds",
+    "cite": "references",
+}
 
 __all__ = [
     "analysis",
@@ -39,6 +57,7 @@ __all__ = [
     "laws",
     "sim",
     "crosscheck",
+    "references",
     "sweep",
     "CtlccError",
     "ParameterError",
@@ -56,9 +75,52 @@ __all__ = [
     "tune_breakpoints",
     "primo_loop",
     "primo_shared_loop",
-    "jain_fairness",
+    "jain_index",
     "mathis_constant",
     "mathis_rate",
     "pftk_rate",
     "tfrc_rate",
+    "cite",
 ]
+
+if TYPE_CHECKING:  # editors and type checkers see the eager imports
+    from . import analysis, bounds, crosscheck, laws, references, sim, sweep  # noqa: F401
+    from .analysis import (  # noqa: F401
+        LossResponse,
+        SlotScale,
+        StpdLoop,
+        gain_margin,
+        gain_surface,
+        max_stable_delay,
+        primo_loop,
+        primo_shared_loop,
+        simulate_queue,
+        stability_region,
+        stpd_loop,
+        tune_breakpoints,
+    )
+    from .bounds import (  # noqa: F401
+        jain_fairness,
+        jain_index,
+        mathis_constant,
+        mathis_rate,
+        pftk_rate,
+        tfrc_rate,
+    )
+    from .laws.stpd import FuzzySupervisor  # noqa: F401
+    from .references import cite  # noqa: F401
+
+
+def __getattr__(name):
+    """Import a subpackage or a re-exported name on first access."""
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value          # later look-ups skip this function
+        return value
+    raise AttributeError(f"module 'ctlcc' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_LAZY))

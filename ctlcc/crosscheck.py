@@ -13,7 +13,7 @@ looking at the measurements, and each says where it comes from.
 Claims checked (function, source):
 
 * :func:`reno_square_root_law` - Reno/NewReno rate vs the square-root law
-  (Mathis et al. 1997; 004 eq. (1)) under Bernoulli loss;
+  (Mathis et al. 1997; Ait-Hellal, Yamamoto & Leduc (1999), eq. (1)) under Bernoulli loss;
 * :func:`reno_pftk` - the same runs vs the PFTK full model (Padhye et al.
   1998, eq. (31)), timeouts included;
 * :func:`reno_sawtooth_utilisation` - a lossless single Reno flow: link
@@ -45,6 +45,7 @@ from ._validation import check_interval, check_positive, check_positive_int
 from .analysis import primo_loop, primo_shared_loop, stpd_loop
 from .bounds import mathis_rate, pftk_rate
 from .errors import ParameterError
+from .laws.stpd_fuzzy import CALIBRATIONS
 from .sim import run, scenarios
 
 __all__ = [
@@ -178,8 +179,8 @@ def reno_square_root_law(probabilities=(1e-3, 3e-3, 1e-2), protocol="newreno", d
     References
     ----------
     M. Mathis, J. Semke, J. Mahdavi, T. Ott, "The macroscopic behavior of the
-    TCP congestion avoidance algorithm", CCR 27(3), 1997; 004_13a89f4b9cbddf14
-    §2 eq. (1); thesis 002_bd014ea59e1383a2 §4.4.1, Fig. 4.7.
+    TCP congestion avoidance algorithm", CCR 27(3), 1997; Ait-Hellal, Yamamoto & Leduc (1999)
+    §2 eq. (1); Xu (2002), §4.4.1, Fig. 4.7.
 
     Examples
     --------
@@ -195,7 +196,7 @@ def reno_square_root_law(probabilities=(1e-3, 3e-3, 1e-2), protocol="newreno", d
         name="reno_square_root_law",
         claim=f"{protocol} send rate follows C/(RTT sqrt(p)) with C = sqrt(3/2) (capped at "
               "the bottleneck rate)",
-        source="Mathis et al. 1997; 004 eq. (1)",
+        source="Mathis et al. 1997; Ait-Hellal, Yamamoto & Leduc (1999), eq. (1)",
         quantity="send rate [packets/s]",
         labels=tuple(f"p={p:g}" for p in runs["p"]),
         predicted=predicted, samples=runs["rate"], tolerance=0.25 * predicted,
@@ -331,7 +332,7 @@ def reno_sawtooth_utilisation(presets=("thesis_fig3_7_sufficient", "thesis_fig3_
 
 # --- claim 2: ST-PD -----------------------------------------------------------------------------
 
-def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.033, 0.368),
+def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=CALIBRATIONS["poles"],
                model="per_rtt", duration=40.0, excess=10):
     """ST-PD's window transient: per-round-trip decay factor, model vs packets.
 
@@ -379,12 +380,12 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
     CrossCheck
         ``quantity``: decay factor of the window per round trip [1];
         ``parameters["curves"]`` holds, per scenario, (round trips,
-        |window - final| [packets], mask of the fitted samples, fitted
+        ``|window - final|`` [packets], mask of the fitted samples, fitted
         intercept of the log-distance) for plotting.
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eqs. (3.3)-(3.5), (4.1)-(4.11), §4.3.3.
+    Xu (2002), eqs. (3.3)-(3.5), (4.1)-(4.11), §4.3.3.
     """
     if model not in ("per_rtt", "per_slot"):
         raise ParameterError(f"model must be one of 'per_rtt', 'per_slot'; got {model!r}")
@@ -397,7 +398,7 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
         initial = scenarios.TcpOptions(initial_window=m + int(excess),
                                        max_window=max(probe.tcp.max_window, m + int(excess)))
         scenario = scenarios.preset(name, protocol="stpd", buffer=100,
-                                    tcp=initial).with_flows(stpd_gains=(kp, kd))
+                                    tcp=initial).with_flows(sender=_stpd_fixed(kp, kd))
         result = run(scenario, duration, trace=True, sample_interval=0.01)
         measured.append(_fit_decay(result.traces, curves))
         loop = stpd_loop(kp, kd, m, model=model)
@@ -410,7 +411,7 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
         name=f"stpd_decay_{model}",
         claim=f"ST-PD's window transient decays per round trip as the {model} loop predicts "
               f"(kp={kp}, kd={kd})",
-        source="thesis 002 eqs. (3.3)-(3.5), (4.1)-(4.11)",
+        source="Xu (2002), eqs. (3.3)-(3.5), (4.1)-(4.11)",
         quantity="window decay factor per round trip [1]",
         labels=tuple(labels), predicted=predicted, samples=np.array(measured)[:, None],
         tolerance=np.full(len(predicted), 0.01),
@@ -423,7 +424,7 @@ def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=(0.0
         if model == "per_slot" else "")
 
 
-def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=(0.033, 0.368),
+def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=CALIBRATIONS["poles"],
                                m=3, duration=60.0, seeds=DEFAULT_SEEDS):
     """Thesis eq. (4.19) vs simulated normalised throughput below 1e-2.
 
@@ -459,7 +460,7 @@ def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=(0.
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eq. (4.19), §4.3.3, Fig. 4.6.
+    Xu (2002), eq. (4.19), §4.3.3, Fig. 4.6.
     """
     m = check_positive_int("m", m)
     kp, kd = gains
@@ -478,7 +479,7 @@ def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=(0.
         for seed in seeds:
             scenario = scenarios.single_bottleneck(
                 bottleneck_delay=delay, buffer=30, loss=p, protocol="stpd",
-                header_bytes=0, name="stpd_m_slots").with_flows(stpd_gains=(kp, kd))
+                header_bytes=0, name="stpd_m_slots").with_flows(sender=_stpd_fixed(kp, kd))
             result = run(scenario, duration, seed=seed, trace=True, sample_interval=0.01)
             row.append(_busy_fraction(result, scenario, 10.0))
             row_timeouts.append(result.flows[0].timeouts)
@@ -488,7 +489,7 @@ def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=(0.
     return _verdict(
         name="stpd_throughput_under_loss",
         claim="eq. (4.19)'s normalised throughput matches simulation for p < 1e-2",
-        source="thesis 002 eq. (4.19), §4.3.3",
+        source="Xu (2002), eq. (4.19), §4.3.3",
         quantity="normalised throughput [1]",
         labels=tuple(f"p={p:g}" for p in probabilities),
         predicted=predicted, samples=np.array(samples),
@@ -538,7 +539,7 @@ def primo_limit_cycle(bottleneck_rates=(1e6, 2e6, 8e6), duration=20.0, warmup=5.
 
     References
     ----------
-    001_adc93c9d0a027d91, Algorithm 1, §III-E, §V-A.
+    Chatté, Ducourthial & Niculescu (2006), Algorithm 1, §III-E, §V-A.
     """
     predicted, measured, tolerance, labels, notes = [], [], [], [], []
     for bottleneck_rate in bottleneck_rates:
@@ -566,7 +567,7 @@ def primo_limit_cycle(bottleneck_rates=(1e6, 2e6, 8e6), duration=20.0, warmup=5.
         name="primo_limit_cycle",
         claim="Primo's limit cycle sets the mean queue, a mean rate equal to the capacity and "
               "the period of the rate oscillation",
-        source="001 Algorithm 1; ctlcc.analysis.primo limit cycle",
+        source="Chatté, Ducourthial & Niculescu (2006), Algorithm 1; ctlcc.analysis.primo limit cycle",
         quantity="mean queue [packets]; mean rate / C [1]; period [s]",
         labels=tuple(labels), predicted=np.array(predicted),
         samples=np.array(measured)[:, None], tolerance=np.array(tolerance),
@@ -607,7 +608,7 @@ def primo_heterogeneous_fairness(extra_delays=(0.0, 10e-3, 24e-3), duration=20.0
 
     References
     ----------
-    001_adc93c9d0a027d91, §IV-B, §V-D (fairness 98 %).
+    Chatté, Ducourthial & Niculescu (2006), §IV-B, §V-D (fairness 98 %).
     """
     measured, model, labels = [], [], []
     for extra in extra_delays:
@@ -627,7 +628,7 @@ def primo_heterogeneous_fairness(extra_delays=(0.0, 10e-3, 24e-3), duration=20.0
     return _verdict(
         name="primo_heterogeneous_fairness",
         claim="Primo keeps 98 % fairness between flows of different RTTs",
-        source="001 §V-D",
+        source="Chatté, Ducourthial & Niculescu (2006), §V-D",
         quantity="fairness (n x smallest share) [%]",
         labels=tuple(labels), predicted=predicted, samples=np.array(measured)[:, None],
         tolerance=np.full(len(measured), 2.0),
@@ -904,3 +905,12 @@ def _with_bottleneck_rate(scenario, rate):
     link = _bottleneck_link(scenario)
     links = tuple(replace(l, rate=rate) if l is link else l for l in scenario.links)
     return replace(scenario, links=links)
+
+
+def _stpd_fixed(kp, kd):
+    """ST-PD with fixed gains and the per-round-trip readings the loop models assume."""
+    from dataclasses import replace
+
+    from .sim.senders import Stpd
+
+    return replace(Stpd.legacy(), gains=(float(kp), float(kd)))

@@ -18,14 +18,16 @@ __all__ = ["SECTIONS", "build_report", "ReportIndex"]
 
 #: (section name, module, heading) in report order.
 SECTIONS = (
-    ("stpd", "ctlcc.plots.stpd", "ST-PD TCP: z-domain closed loop (thesis 002, §4.3)"),
-    ("bounds", "ctlcc.plots.bounds", "Closed-form throughput bounds: Mathis, PFTK/TFRC, IFTP, CBRAA (003, 004)"),
-    ("primo", "ctlcc.plots.primo", "Primo: regime loops, limit cycle and sharing (paper 001, §III)"),
-    ("fuzzy", "ctlcc.plots.fuzzy", "ST-PD TCP: fuzzy gain supervisor and where the self-tuned loop is stable (thesis 002, §3.4.3.2)"),
+    ("stpd", "ctlcc.plots.stpd", "ST-PD TCP: z-domain closed loop (Xu (2002), §4.3)"),
+    ("bounds", "ctlcc.plots.bounds", "Closed-form throughput bounds: Mathis, PFTK/TFRC, IFTP, CBRAA (ElAarag & Bassiouni 2002; Ait-Hellal, Yamamoto & Leduc 1999)"),
+    ("primo", "ctlcc.plots.primo", "Primo: regime loops, limit cycle and sharing (Chatté, Ducourthial & Niculescu (2006), §III)"),
+    ("fuzzy", "ctlcc.plots.fuzzy", "ST-PD TCP: fuzzy gain supervisor and where the self-tuned loop is stable (Xu (2002), §3.4.3.2)"),
     ("fluid", "ctlcc.plots.fluid", "Fluid model: Reno (Hollot et al.), ST-PD and Primo"),
     ("sim", "ctlcc.plots.sim", "Packet-level simulator: Reno/Vegas traces and presets"),
     ("ns3", "ctlcc.plots.ns3", "Packet engine vs ns-3: goodput, traces, loss curve (issue 6)"),
     ("crosscheck", "ctlcc.plots.crosscheck", "Cross-checks: analytic predictions vs the packet simulator"),
+    ("thesis_sim", "ctlcc.plots.thesis_experiments", "ST-PD thesis simulation experiments re-run (Xu 2002, §3.5, §4.4, §6)"),
+    ("primo_sim", "ctlcc.plots.primo_experiments", "Primo's simulation study re-run: five criteria, many sources, Reno, multi-congestion (Chatté et al. 2006, §I, §V, §VI)"),
 )
 
 

@@ -40,7 +40,7 @@ def test_square_root_law_prediction_is_mathis_closed_form():
 
 @pytest.mark.parametrize("probabilities, passed, source", [
     # within 25 % of the law for p <= 1e-2 (tolerance: see reno_square_root_law)
-    ((1e-3, 3e-3, 1e-2), True, "Mathis 1997 / 004 eq. (1), valid range"),
+    ((1e-3, 3e-3, 1e-2), True, "Mathis 1997 / Ait-Hellal, Yamamoto & Leduc (1999), eq. (1), valid range"),
     # at p = 0.1 timeouts (1 s min RTO) halve the rate the law predicts: a finding
     ((1e-1,), False, "beyond the law's no-timeout assumption"),
 ])

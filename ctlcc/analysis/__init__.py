@@ -1,12 +1,30 @@
 # ctlcc.analysis - the bottleneck plant, z-domain closed loops, stability, transients
 """The bottleneck plant and the z-domain closed loops built around it."""
 
-from . import plant, stability
-from .fuzzy_surface import gain_surface, tune_breakpoints
-from .plant import SlotScale, simulate_queue
-from .primo import PrimoLoop, PrimoSharedLoop, primo_loop, primo_shared_loop
-from .stability import gain_margin, jury_conditions, max_stable_delay, stability_region
-from .stpd import LossResponse, StpdLoop, stpd_loop
+import importlib
+from typing import TYPE_CHECKING
+
+#: Re-exported name -> submodule; loaded on first use so that, e.g.,
+#: ``stpd_loop`` does not pay for scikit-fuzzy (``gain_surface``).
+_LAZY = {
+    "SlotScale": "plant", "simulate_queue": "plant",
+    "StpdLoop": "stpd", "LossResponse": "stpd", "stpd_loop": "stpd",
+    "stability_region": "stability", "max_stable_delay": "stability",
+    "jury_conditions": "stability", "gain_margin": "stability",
+    "PrimoLoop": "primo", "PrimoSharedLoop": "primo", "primo_loop": "primo",
+    "primo_shared_loop": "primo",
+    "gain_surface": "fuzzy_surface", "tune_breakpoints": "fuzzy_surface",
+}
+_SUBMODULES = ("plant", "stability", "stpd", "primo", "fuzzy_surface")
+
+if TYPE_CHECKING:
+    from . import plant, stability  # noqa: F401
+    from .fuzzy_surface import gain_surface, tune_breakpoints  # noqa: F401
+    from .plant import SlotScale, simulate_queue  # noqa: F401
+    from .primo import PrimoLoop, PrimoSharedLoop, primo_loop, primo_shared_loop  # noqa: F401
+    from .stability import (gain_margin, jury_conditions, max_stable_delay,  # noqa: F401
+                            stability_region)
+    from .stpd import LossResponse, StpdLoop, stpd_loop  # noqa: F401
 
 __all__ = [
     "plant",
@@ -27,3 +45,17 @@ __all__ = [
     "gain_surface",
     "tune_breakpoints",
 ]
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ctlcc.analysis' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_LAZY))

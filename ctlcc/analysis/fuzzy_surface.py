@@ -3,7 +3,7 @@
 
 The fuzzy supervisor (:class:`ctlcc.laws.stpd_fuzzy.FuzzySupervisor`)
 schedules kp(BDP), kd(BDP); the ST-PD loop (:mod:`ctlcc.analysis.stpd`,
-thesis 002_bd014ea59e1383a2 §4.3.2) turns a gain pair and a round trip of
+Xu (2002), §4.3.2) turns a gain pair and a round trip of
 m slots into closed-loop poles.  Over a (BDP, m) grid this gives the
 spectral radius rho of the fuzzy-tuned loop: stable where rho < 1, with
 stability margin 1 - rho.
@@ -23,9 +23,12 @@ loop needs kd below about 1.6/m.  :func:`compare_rule_assignments` and
 :func:`tune_breakpoints` quantify this.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import optimize
 
 from .._validation import check_choice, check_interval, check_positive, check_positive_int
@@ -239,7 +242,8 @@ def diagonal_m(bdp):
     return np.maximum(1, np.rint(bdp)).astype(int)
 
 
-def gain_surface(bdp, m, supervisor=None, model="per_slot"):
+def gain_surface(bdp: ArrayLike, m: ArrayLike, supervisor: FuzzySupervisor | None = None,
+                 model: str = "per_slot") -> GainSurface:
     """Gain schedule and closed-loop spectral radius over a (BDP, m) grid.
 
     Parameters
@@ -259,7 +263,7 @@ def gain_surface(bdp, m, supervisor=None, model="per_slot"):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.4.3.2 (schedule), eqs. (4.1)-(4.11)
+    Xu (2002), §3.4.3.2 (schedule), eqs. (4.1)-(4.11)
     (loop).
 
     Examples
@@ -378,9 +382,11 @@ def best_radius(m, model="per_slot"):
     return out[0], out[1], out[2]
 
 
-def tune_breakpoints(supervisor=None, bdp_range=(3.0, 94.0), target=0.9, per="round_trip",
-                     tune="input", n_points=16, model="per_slot", maxiter=400, penalty=100.0,
-                     restarts=1):
+def tune_breakpoints(supervisor: FuzzySupervisor | None = None,
+                     bdp_range: tuple[float, float] = (3.0, 94.0), target: float = 0.9,
+                     per: str = "round_trip", tune: str = "input", n_points: int = 16,
+                     model: str = "per_slot", maxiter: int = 400, penalty: float = 100.0,
+                     restarts: int = 1) -> TuningResult:
     """Fit the membership breakpoints to a settling target on the diagonal.
 
     Target: over ``n_points`` log-spaced BDPs in *bdp_range*, each on its
@@ -432,7 +438,7 @@ def tune_breakpoints(supervisor=None, bdp_range=(3.0, 94.0), target=0.9, per="ro
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.4.3.1 ("Ziegler-Nichols ... and hand
+    Xu (2002), §3.4.3.1 ("Ziegler-Nichols ... and hand
     tuning" of the gain ranges), §3.4.3.2.
 
     Examples

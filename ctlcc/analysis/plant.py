@@ -1,7 +1,7 @@
 # ctlcc.analysis.plant - the bottleneck queue as a difference equation
 """The bottleneck queue as a difference equation, and unit conversions.
 
-The thesis (002_bd014ea59e1383a2, eqs. 3.1, 4.5, 4.6) models the queue of
+The thesis (Xu (2002), eqs. 3.1, 4.5, 4.6) models the queue of
 the bottleneck node in discrete time.  One *slot* is the time the bottleneck
 takes to send one packet, so its capacity is one packet per slot and a round
 trip of ``rtt`` seconds is ``m = rtt / slot`` slots.  In slot ``n`` ``a(n)``
@@ -20,11 +20,15 @@ The same update functions take floats, numpy arrays and sympy symbols, so
 the z-domain loops in :mod:`ctlcc.analysis` are derived from them.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 import sympy as sp
 
+from .._results import Unpackable
 from .._validation import (
     check_nonnegative,
     check_positive,
@@ -44,7 +48,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class QueueTrace:
+class QueueTrace(Unpackable):
     """Queue occupancy after each slot of :func:`simulate_queue`.
 
     Attributes
@@ -65,8 +69,7 @@ class QueueTrace:
     unused: np.ndarray
     buffer: float
 
-    def __iter__(self):
-        return iter((self.occupancy, self.dropped))
+    _unpack = ("occupancy", "dropped")
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,8 @@ def queue_transfer(z=None):
     return sp.simplify(solution / (A - D))
 
 
-def simulate_queue(arrivals, departures=1.0, initial=0.0, buffer=np.inf):
+def simulate_queue(arrivals: ArrayLike, departures: ArrayLike = 1.0, initial: float = 0.0,
+                   buffer: float = np.inf) -> QueueTrace:
     """Iterate the nonlinear queue (4.5) over a sequence of slots.
 
     Parameters

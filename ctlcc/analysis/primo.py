@@ -1,7 +1,7 @@
 # ctlcc.analysis.primo - Primo's z-domain loops, limit cycle and N-flow sharing
 """Primo's closed loop around the bottleneck queue, derived from its law.
 
-Primo (001_adc93c9d0a027d91, §III, Algorithm 1) updates its sending rate
+Primo (Chatté, Ducourthial & Niculescu (2006), §III, Algorithm 1) updates its sending rate
 before every packet.  This module models that loop in discrete time.
 
 Time step
@@ -51,18 +51,22 @@ Modelling choices
 
 References
 ----------
-001_adc93c9d0a027d91 (Chatté, Ducourthial, Niculescu, "A study of a simple
-preventive transport protocol", Ann. Telecommun. 2006), §III-C to §III-E,
+Chatté, Ducourthial & Niculescu (2006), "A study of a simple preventive
+transport protocol", Annals of Telecommunications 61(1):72-91, §III-C to §III-E,
 Algorithm 1; scenario §IV; reported behaviour §V-A, §V-D.
 """
+
+from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import ArrayLike
 import sympy as sp
 
+from .._results import Unpackable
 from .._validation import check_nonnegative, check_positive, check_positive_int
 from ..errors import ParameterError
 from ..laws import primo as _law
@@ -97,7 +101,7 @@ PAPER_SCENARIO = {
     "round_trip_time": 0.024,
     "round_trip_time_range": (0.024, 0.122),
     "shared_link_rates": (1e6, 16e6),
-    "source": "001_adc93c9d0a027d91 §IV-A, §IV-B",
+    "source": "Chatté, Ducourthial & Niculescu (2006), §IV-A, §IV-B",
 }
 
 z = sp.Symbol("z")
@@ -155,7 +159,7 @@ class PrimoFixedPoint:
 
 
 @dataclass(frozen=True)
-class PrimoTrace:
+class PrimoTrace(Unpackable):
     """A simulated trajectory of one Primo flow.
 
     Attributes
@@ -181,8 +185,7 @@ class PrimoTrace:
     dropped: np.ndarray
     model: str
 
-    def __iter__(self):
-        return iter((self.time, self.rate, self.queue))
+    _unpack = ("time", "rate", "queue")
 
 
 @dataclass(frozen=True)
@@ -351,7 +354,7 @@ class PrimoLoop:
         function = _coefficient_function(self.m, regime == "hold", bool(include_queue))
         return function(self.params.W1, self.params.W2)
 
-    def poles(self, regime, include_queue=False):
+    def poles(self, regime: str, include_queue: bool = False) -> np.ndarray:
         """Poles of the rate loop in *regime*, sorted by decreasing magnitude.
 
         Examples
@@ -363,7 +366,7 @@ class PrimoLoop:
         roots = np.roots(self.characteristic_polynomial(regime, include_queue)).astype(complex)
         return roots[np.lexsort((-roots.imag, -np.round(np.abs(roots), 12)))]
 
-    def spectral_radius(self, regime):
+    def spectral_radius(self, regime: str) -> float:
         """Largest pole magnitude of the rate loop in *regime*. [1]"""
         return float(np.max(np.abs(self.poles(regime))))
 
@@ -402,7 +405,8 @@ class PrimoLoop:
         return PrimoFixedPoint(regime, float(rate), float(rate) - self.capacity)
 
     # ---------------------------------------------------------------- dynamics
-    def simulate(self, duration, model="law", initial_rate=None, initial_queue=0.0):
+    def simulate(self, duration: float, model: str = "law", initial_rate: float | None = None,
+                 initial_queue: float = 0.0) -> PrimoTrace:
         """Trajectory of the loop from a constant-rate history.
 
         Parameters
@@ -435,7 +439,8 @@ class PrimoLoop:
             return self._simulate_piecewise(steps, x0, b0)
         raise ParameterError(f"model must be one of 'law', 'piecewise_linear'; got {model!r}")
 
-    def limit_cycle(self, method="iterate", cycles=20, warmup=None):
+    def limit_cycle(self, method: str = "iterate", cycles: int = 20,
+                    warmup: float | None = None) -> PrimoLimitCycle:
         """Period, swings and mean of the queue/rate oscillation.
 
         Parameters
@@ -651,13 +656,13 @@ class PrimoSharedTrace:
     queue: np.ndarray
     dropped: np.ndarray
 
-    def shares(self, start=0.5):
+    def shares(self, start: float = 0.5) -> np.ndarray:
         """Mean share of each flow over the last ``1 - start`` of the run. [1]"""
         tail = self.rates[int(start * len(self.time)):]
         mean = tail.mean(axis=0)
         return mean / mean.sum()
 
-    def fairness(self, start=0.5):
+    def fairness(self, start: float = 0.5) -> float:
         """The paper's criterion: smallest share over the ideal 1/N (§IV-C). [1]"""
         shares = self.shares(start)
         return float(shares.min() * len(shares))
@@ -836,8 +841,9 @@ class PrimoSharedLoop:
         return PrimoSharedTrace(np.arange(steps) * dt, x[window], b[window], dropped[window])
 
 
-def primo_loop(params=None, *, capacity, round_trip_time, D=None, forward_delay=0.0,
-               ftt_ref=None, buffer=30.0):
+def primo_loop(params: PrimoParams | None = None, *, capacity: float, round_trip_time: float,
+               D: float | None = None, forward_delay: float = 0.0, ftt_ref: float | None = None,
+               buffer: float = 30.0) -> PrimoLoop:
     """Build Primo's loop around one bottleneck.
 
     Parameters
@@ -864,7 +870,7 @@ def primo_loop(params=None, *, capacity, round_trip_time, D=None, forward_delay=
 
     References
     ----------
-    001_adc93c9d0a027d91, §III-C to §III-E and Algorithm 1.
+    Chatté, Ducourthial & Niculescu (2006), §III-C to §III-E and Algorithm 1.
 
     Examples
     --------
@@ -883,8 +889,9 @@ def primo_loop(params=None, *, capacity, round_trip_time, D=None, forward_delay=
                      float(forward_delay), float(ftt_ref), float(buffer))
 
 
-def primo_shared_loop(params=None, *, capacity, round_trip_times, forward_delays=None,
-                      ftt_refs=None, buffer=30.0):
+def primo_shared_loop(params: PrimoParams | None = None, *, capacity: float,
+                      round_trip_times: ArrayLike, forward_delays: ArrayLike | None = None,
+                      ftt_refs: ArrayLike | None = None, buffer: float = 30.0) -> PrimoSharedLoop:
     """Build the loop of N Primo flows sharing one bottleneck.
 
     Parameters
@@ -907,7 +914,7 @@ def primo_shared_loop(params=None, *, capacity, round_trip_times, forward_delays
 
     References
     ----------
-    001_adc93c9d0a027d91, Algorithm 1 for every flow; dumbbell of §IV-A and
+    Chatté, Ducourthial & Niculescu (2006), Algorithm 1 for every flow; dumbbell of §IV-A and
     heterogeneous round trips of §IV-B/§V-D.
 
     Examples
@@ -951,7 +958,7 @@ def spectral_radius_map(W1, W2=None, m=None, params=None):
 
     References
     ----------
-    001_adc93c9d0a027d91, Algorithm 1 (the loop of :meth:`PrimoLoop.symbolic`).
+    Chatté, Ducourthial & Niculescu (2006), Algorithm 1 (the loop of :meth:`PrimoLoop.symbolic`).
 
     Examples
     --------

@@ -13,7 +13,10 @@ Everything here works on the characteristic polynomial that
   scaled, by the unit-circle crossing of the root locus or by bisection.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 import scipy.optimize
 import sympy as sp
 
@@ -81,7 +84,7 @@ def schur_stable(coefficients):
     return _schur_stable_rows(list(np.moveaxis(array, -1, 0)))
 
 
-def stability_region(m, kp, kd, model="per_slot"):
+def stability_region(m: int, kp: ArrayLike, kd: ArrayLike, model: str = "per_slot") -> np.ndarray:
     """Boolean stability map of the loop over a grid of gains.
 
     Parameters
@@ -100,7 +103,7 @@ def stability_region(m, kp, kd, model="per_slot"):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eq. (4.11) (its denominator).
+    Xu (2002), eq. (4.11) (its denominator).
 
     Examples
     --------
@@ -113,7 +116,8 @@ def stability_region(m, kp, kd, model="per_slot"):
     return _schur_stable_rows(rows)
 
 
-def max_stable_delay(kp, kd, model="per_slot", m_max=256):
+def max_stable_delay(kp: ArrayLike, kd: ArrayLike, model: str = "per_slot",
+                     m_max: int = 256) -> int | np.ndarray:
     """Largest m such that the loop is stable for every delay 1..m.
 
     Parameters
@@ -213,7 +217,8 @@ def jury_conditions(m, model="per_slot"):
     return [condition for condition in conditions if condition is not sp.true]
 
 
-def gain_margin(kp, kd, m, model="per_slot", method="crossing"):
+def gain_margin(kp: float, kd: float, m: int, model: str = "per_slot",
+                method: str = "crossing") -> float:
     """Largest factor K by which both gains can be scaled and stay stable.
 
     The loop with gains (K kp, K kd) has the characteristic polynomial

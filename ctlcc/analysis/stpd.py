@@ -1,7 +1,7 @@
 # ctlcc.analysis.stpd - ST-PD's z-domain closed loop around the bottleneck queue
 """ST-PD TCP's closed loop in the z-domain, derived from its law.
 
-The loop of thesis 002_bd014ea59e1383a2 §4.3.2 is three equations, each
+The loop of Xu (2002), §4.3.2 is three equations, each
 taken from the package rather than typed in:
 
 * the control error (4.2), :func:`ctlcc.laws.stpd.control_error`;
@@ -38,14 +38,18 @@ Two loop models are built from the same law (``model=``):
     is ``z**2 + (kp + kd - 1) z - kd``, independent of m.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import control
 import numpy as np
+from numpy.typing import ArrayLike
 import scipy.signal
 import sympy as sp
 
+from .._results import Unpackable
 from .._validation import (
     check_choice,
     check_finite,
@@ -124,7 +128,7 @@ class StpdSymbolic:
 
 
 @dataclass(frozen=True)
-class LossResponse:
+class LossResponse(Unpackable):
     """The loop's response to one loss, eqs. (4.13)-(4.17).
 
     Unpacks like python-control's ``TimeResponseData``:
@@ -167,8 +171,7 @@ class LossResponse:
     model: str
     method: str
 
-    def __iter__(self):
-        return iter((self.time, self.arrival))
+    _unpack = ("time", "arrival")
 
     @property
     def outputs(self):
@@ -269,7 +272,7 @@ class StpdLoop:
         """
         return characteristic_coefficients(self.kp, self.kd, self.m, self.model)
 
-    def poles(self):
+    def poles(self) -> np.ndarray:
         """Closed-loop poles, sorted by real then imaginary part.
 
         Examples
@@ -281,11 +284,11 @@ class StpdLoop:
         """
         return np.sort_complex(np.roots(self.characteristic_polynomial()))
 
-    def spectral_radius(self):
+    def spectral_radius(self) -> float:
         """Largest pole magnitude. [1]"""
         return float(np.max(np.abs(self.poles())))
 
-    def is_stable(self):
+    def is_stable(self) -> bool:
         """True if every pole lies strictly inside the unit circle."""
         return self.spectral_radius() < 1.0
 
@@ -301,7 +304,7 @@ class StpdLoop:
             )
         return radius
 
-    def loss_response(self, p, n, method="z_transform"):
+    def loss_response(self, p: int, n: int, method: str = "z_transform") -> LossResponse:
         """Response of the loop to one loss, thesis eqs. (4.13)-(4.17).
 
         The loop starts empty at n = 0 (a, b, e zero before), the reference
@@ -339,7 +342,7 @@ class StpdLoop:
 
         References
         ----------
-        thesis 002_bd014ea59e1383a2, eqs. (4.13)-(4.18), Fig. 4.5.
+        Xu (2002), eqs. (4.13)-(4.18), Fig. 4.5.
 
         Examples
         --------
@@ -363,7 +366,8 @@ class StpdLoop:
         return LossResponse(time, arrival, occupancy, reference, departure,
                             self.kp, self.kd, self.m, p, self.model, method)
 
-    def throughput_under_loss(self, prob, reading="periodic"):
+    def throughput_under_loss(self, prob: ArrayLike,
+                              reading: str = "periodic") -> float | np.ndarray:
         """Normalised throughput with one loss every K = 1/prob packets, eq. (4.19).
 
         ``Q = (1/K) sum_{i=0}^{K-1} min(a(i), 1)``: arrivals beyond the
@@ -405,7 +409,7 @@ class StpdLoop:
 
         References
         ----------
-        thesis 002_bd014ea59e1383a2, eq. (4.19), Fig. 4.6.
+        Xu (2002), eq. (4.19), Fig. 4.6.
 
         Examples
         --------
@@ -514,7 +518,7 @@ class StpdLoop:
         return scipy.signal.lfilter(b, a, pulse)
 
 
-def stpd_loop(kp, kd, m, model="per_slot"):
+def stpd_loop(kp: float, kd: float, m: int, model: str = "per_slot") -> StpdLoop:
     """Build ST-PD's closed loop around the bottleneck queue.
 
     Parameters
@@ -533,7 +537,7 @@ def stpd_loop(kp, kd, m, model="per_slot"):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eqs. (3.3)-(3.5), (4.1)-(4.11), §4.3.3.
+    Xu (2002), eqs. (3.3)-(3.5), (4.1)-(4.11), §4.3.3.
 
     Examples
     --------

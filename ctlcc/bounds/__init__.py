@@ -10,11 +10,11 @@ constants), :mod:`~ctlcc.bounds.pftk` (PFTK and TFRC),
 :mod:`~ctlcc.bounds.cbraa` (ideal Reno cycle and loss),
 :mod:`~ctlcc.bounds.iftp` (IFTP ideal / non-ideal / worst case and gap
 laws), :mod:`~ctlcc.bounds.tokenbucket` (STTP) and
-:mod:`~ctlcc.bounds.fairness` (Jain's index).
+:mod:`~ctlcc.bounds.fairness` (Jain's index, :func:`~ctlcc.bounds.jain_index`).
 """
 
 from . import cbraa, fairness, iftp, mathis, pftk, tokenbucket
-from .fairness import jain_fairness
+from .fairness import jain_fairness, jain_index
 from .mathis import MathisValidityWarning, mathis_constant, mathis_rate
 from .pftk import pftk_rate, tfrc_rate
 
@@ -27,6 +27,7 @@ __all__ = [
     "tokenbucket",
     "MathisValidityWarning",
     "jain_fairness",
+    "jain_index",
     "mathis_constant",
     "mathis_rate",
     "pftk_rate",

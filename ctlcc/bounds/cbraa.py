@@ -1,5 +1,5 @@
 # ctlcc.bounds.cbraa - CBRAA's ideal TCP Reno cycle (eq. 3) and ideal loss ratio (eq. 4)
-"""The ideal TCP Reno cycle and loss ratio of CBRAA (004_13a89f4b9cbddf14 §3.1).
+"""The ideal TCP Reno cycle and loss ratio of CBRAA (Ait-Hellal, Yamamoto & Leduc (1999), §3.1).
 
 A Reno cycle runs the window from ``Wmax/2`` to ``Wmax`` and carries
 ``N = (3/8) Wmax (Wmax + 2)`` packets with one loss.  The equivalent rate
@@ -24,6 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._validation import check_positive
+from ..laws.cbraa import cycle_core as _cycle_core
 
 __all__ = ["CYCLE_COEFFICIENTS", "LOSS_TH_COEFFICIENTS", "wmax", "cycle", "loss_th"]
 
@@ -56,7 +57,7 @@ def wmax(rate, srtt):
 
     References
     ----------
-    004_13a89f4b9cbddf14 §2 (W̄ = R̄ B ≈ (7/9) Wmax).
+    Ait-Hellal, Yamamoto & Leduc (1999), §2 (W̄ = R̄ B ≈ (7/9) Wmax).
 
     Examples
     --------
@@ -88,7 +89,7 @@ def cycle(rate, srtt, published=False):
 
     References
     ----------
-    004_13a89f4b9cbddf14 §3.1, eq. (3); Figure 1.
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.1, eq. (3); Figure 1.
 
     Examples
     --------
@@ -100,7 +101,7 @@ def cycle(rate, srtt, published=False):
     rate = check_positive("rate", rate)
     srtt = check_positive("srtt", srtt)
     a, b = (float(c) for c in CYCLE_COEFFICIENTS["published" if published else "exact"])
-    return srtt * (a * rate * srtt + b)
+    return _cycle_core(rate, srtt, a, b)
 
 
 def loss_th(rate, srtt, published=False):
@@ -125,7 +126,7 @@ def loss_th(rate, srtt, published=False):
 
     References
     ----------
-    004_13a89f4b9cbddf14 §3.1, eq. (4).
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.1, eq. (4).
 
     Examples
     --------

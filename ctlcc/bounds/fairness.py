@@ -1,15 +1,20 @@
 # ctlcc.bounds.fairness - Jain's fairness index
-"""Jain's fairness index, as STTP (000_0c3e0ce2556a2a71 §IV-B.1) uses it."""
+"""Jain's fairness index, as STTP (Wade, Kara & Dew (2000), §IV-B.1) uses it."""
+
+from __future__ import annotations
+
+import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..errors import ParameterError
 
-__all__ = ["jain_fairness"]
+__all__ = ["jain_index", "jain_fairness"]
 
 
-def jain_fairness(x, axis=-1):
-    """Jain's index ``(sum x)^2 / (n sum x^2)``.
+def jain_index(x: ArrayLike, axis: int = -1) -> float | np.ndarray:
+    """Jain's fairness index ``(sum x)^2 / (n sum x^2)``.
 
     1 when every share is equal, 1/n when one flow takes everything.  The
     STTP paper's OCR prints ``(sum x)^2 / sum x^2`` without the ``n``; its
@@ -29,13 +34,13 @@ def jain_fairness(x, axis=-1):
 
     References
     ----------
-    R. Jain, D. Chiu, W. Hawe, DEC TR-301, 1984; 000_0c3e0ce2556a2a71 §IV-B.1.
+    Jain, Chiu & Hawe (1984), DEC-TR-301; Wade, Kara & Dew (2000), §IV-B.1.
 
     Examples
     --------
-    >>> round(jain_fairness([22899, 9108]), 2)      # STTP 9:1, Table II
+    >>> round(jain_index([22899, 9108]), 2)      # STTP 9:1, Table II
     0.84
-    >>> jain_fairness([[1, 1], [1, 0]])
+    >>> jain_index([[1, 1], [1, 0]])
     array([1. , 0.5])
     """
     arr = np.asarray(x, dtype=float)
@@ -49,3 +54,15 @@ def jain_fairness(x, axis=-1):
         raise ParameterError("x must not be all zero along axis (the index is undefined)")
     out = total * total / (arr.shape[axis] * squares)
     return float(out) if np.ndim(out) == 0 else out
+
+
+def jain_fairness(x: ArrayLike, axis: int = -1) -> float | np.ndarray:
+    """Deprecated name of :func:`jain_index`.
+
+    .. deprecated:: 0.2
+       Jain's index has one name in ctlcc, ``jain_index`` (as in
+       :mod:`ctlcc.sim`); this alias will be removed.
+    """
+    warnings.warn("jain_fairness is deprecated; use ctlcc.jain_index (same arguments)",
+                  DeprecationWarning, stacklevel=2)
+    return jain_index(x, axis=axis)

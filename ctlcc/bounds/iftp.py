@@ -1,5 +1,5 @@
 # ctlcc.bounds.iftp - IFTP's bandwidth in the ideal (10)-(20), non-ideal (21)-(26) and worst (27) cases
-"""IFTP bandwidth bounds (003_eb55b02b4a453ab2 §5) and its gap laws.
+"""IFTP bandwidth bounds (ElAarag & Bassiouni (2002), §5) and its gap laws.
 
 Ideal case (no loss): the window (packets per round trip R) runs through
 ``1, 2, 4, ..., Ws`` (slow start, Ws a power of two), then
@@ -96,7 +96,7 @@ def phase_sizes(Ws, Wmax, published=False):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §5.1, eqs. (15)-(16).
+    ElAarag & Bassiouni (2002), §5.1, eqs. (15)-(16).
 
     Examples
     --------
@@ -134,7 +134,7 @@ def round_trips(N, Ws, Wmax, published=False):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §5.1, eqs. (12)-(19).
+    ElAarag & Bassiouni (2002), §5.1, eqs. (12)-(19).
 
     Examples
     --------
@@ -194,7 +194,7 @@ def ideal_bandwidth(N, P, R, Ws, Wmax, published=False):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §5.1, eqs. (10)-(19); Figure 3.
+    ElAarag & Bassiouni (2002), §5.1, eqs. (10)-(19); Figure 3.
 
     Examples
     --------
@@ -278,7 +278,7 @@ def steady_state_window(p):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §5.2, eqs. (24)-(25).
+    ElAarag & Bassiouni (2002), §5.2, eqs. (24)-(25).
 
     Examples
     --------
@@ -313,7 +313,7 @@ def nonideal_bandwidth(p, P, R, published=False):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §5.2, eqs. (21)-(26).
+    ElAarag & Bassiouni (2002), §5.2, eqs. (21)-(26).
 
     Examples
     --------
@@ -371,7 +371,7 @@ def worst_case_bandwidth(P, tau, timeout=None):
 
     References
     ----------
-    003_eb55b02b4a453ab2 §5.3, eq. (27).
+    ElAarag & Bassiouni (2002), §5.3, eq. (27).
 
     Examples
     --------
@@ -388,7 +388,7 @@ def _check_windows(Ws, Wmax):
     Ws = check_positive_int("Ws", Ws)
     Wmax = check_positive_int("Wmax", Wmax)
     if Ws & (Ws - 1):
-        raise ParameterError(f"Ws must be a power of two (003 §5.1 assumes it), got {Ws}")
+        raise ParameterError(f"Ws must be a power of two (ElAarag & Bassiouni (2002), §5.1 assumes it), got {Ws}")
     if Wmax < Ws:
         raise ParameterError(f"Wmax must be an integer >= Ws = {Ws}, got {Wmax}")
     return Ws, Wmax

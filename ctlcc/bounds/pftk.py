@@ -4,16 +4,28 @@
 Both extend the square-root law with the time spent in retransmission
 timeouts, which dominates once the loss rate exceeds about 1e-2; that is
 where they part from :func:`ctlcc.bounds.mathis_rate`.
+
+The two functions take the same arguments in the same order,
+``(p, rtt, rto=None, mss=1.0, b=1)``, and both default the retransmission
+timeout to ``4 * rtt``, the value RFC 5348 §3.1 recommends.
 """
 
+from __future__ import annotations
+
+import warnings
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import check_interval, check_positive
+from ..laws.tfrc import tfrc_rate_core as _tfrc_rate_core
 
 __all__ = ["pftk_rate", "pftk_window", "tfrc_rate"]
 
 
-def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
+def pftk_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: ArrayLike = 1.0,
+              b: float = 1, wmax: ArrayLike | None = None,
+              approximate: bool = False) -> float | np.ndarray:
     """PFTK send rate of a bulk TCP Reno flow, with timeouts.
 
     The "full model" (eq. (31) of PFTK'98)::
@@ -39,8 +51,9 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
         maximally backed-off timeout) is returned. [1]
     rtt : float or array_like
         Round-trip time, > 0. [s]
-    rto : float or array_like
-        Base retransmission timeout T0, > 0. [s]
+    rto : float or array_like, optional
+        Base retransmission timeout T0, > 0; default ``4 * rtt`` (as
+        :func:`tfrc_rate`). [s]
     mss : float or array_like, optional
         Segment size (1: packets/s). [packets or B]
     b : int or float, optional
@@ -67,10 +80,12 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
     110.96
     >>> round(pftk_rate(0.01, 0.1, 0.4, approximate=True), 2)
     112.33
+    >>> pftk_rate(0.01, 0.1) == pftk_rate(0.01, 0.1, rto=0.4)      # rto = 4 rtt
+    True
     """
     p = np.asarray(check_interval("p", p, 0.0, 1.0, closed="right"), dtype=float)
     rtt = np.asarray(check_positive("rtt", rtt), dtype=float)
-    rto = np.asarray(check_positive("rto", rto), dtype=float)
+    rto = 4.0 * rtt if rto is None else np.asarray(check_positive("rto", rto), dtype=float)
     mss = np.asarray(check_positive("mss", mss), dtype=float)
     b = check_positive("b", b)
     if wmax is None:
@@ -97,7 +112,7 @@ def pftk_rate(p, rtt, rto, mss=1.0, b=1, wmax=None, approximate=False):
     return _scalar(mss * rate)
 
 
-def pftk_window(p, b=1):
+def pftk_window(p: ArrayLike, b: float = 1) -> float | np.ndarray:
     """Unconstrained mean window E[W] of PFTK eq. (13).
 
     Parameters
@@ -123,12 +138,15 @@ def pftk_window(p, b=1):
     return _scalar(c + np.sqrt(8.0 * (1.0 - p) / (3.0 * b * p) + c**2))
 
 
-def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
+def tfrc_rate(p: ArrayLike, rtt: ArrayLike, rto: ArrayLike | None = None, mss: ArrayLike = 1.0,
+              b: float = 1, *, t_rto: ArrayLike | None = None) -> float | np.ndarray:
     """TFRC throughput equation of RFC 5348 §3.1.
 
     ``X = s / (R sqrt(2bp/3) + t_RTO (3 sqrt(3bp/8)) p (1 + 32 p^2))``
-    with ``t_RTO = 4 R`` unless given (RFC 5348's recommended default).
+    with ``t_RTO = rto``, ``4 R`` unless given (RFC 5348's recommended default).
     Unlike PFTK eq. (33), RFC 5348 does not cap ``3 sqrt(3bp/8)`` at 1.
+    The arithmetic is :func:`ctlcc.laws.tfrc.tfrc_rate_core`, the same
+    function the TFRC sender compiles.
 
     Parameters
     ----------
@@ -136,12 +154,14 @@ def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
         Loss event rate, in (0, 1]. [1]
     rtt : float or array_like
         Round-trip time R, > 0. [s]
+    rto : float or array_like, optional
+        TCP retransmission timeout t_RTO, > 0; default ``4 * rtt``. [s]
     mss : float or array_like, optional
         Segment size s (1: packets/s). [packets or B]
     b : float, optional
         Packets acknowledged per ACK; RFC 5348 sets b = 1. [1]
     t_rto : float or array_like, optional
-        TCP retransmission timeout; default 4 R. [s]
+        Deprecated name of *rto* (keyword only).
 
     Returns
     -------
@@ -159,11 +179,18 @@ def tfrc_rate(p, rtt, mss=1.0, b=1, t_rto=None):
     """
     p = np.asarray(check_interval("p", p, 0.0, 1.0, closed="right"), dtype=float)
     rtt = np.asarray(check_positive("rtt", rtt), dtype=float)
+    rto_name = "rto"
+    if t_rto is not None:
+        rto_name = "t_rto"
+        if rto is not None:
+            raise TypeError("tfrc_rate got both rto and its deprecated name t_rto; pass rto only")
+        warnings.warn("tfrc_rate(t_rto=...) is deprecated; use rto=... (as pftk_rate)",
+                      DeprecationWarning, stacklevel=2)
+        rto = t_rto
     mss = np.asarray(check_positive("mss", mss), dtype=float)
     b = check_positive("b", b)
-    t_rto = 4.0 * rtt if t_rto is None else np.asarray(check_positive("t_rto", t_rto), dtype=float)
-    den = rtt * np.sqrt(2.0 * b * p / 3.0) + t_rto * (3.0 * np.sqrt(3.0 * b * p / 8.0)) * p * (1.0 + 32.0 * p**2)
-    return _scalar(mss / den)
+    t_rto = 4.0 * rtt if rto is None else np.asarray(check_positive(rto_name, rto), dtype=float)
+    return _scalar(_tfrc_rate_core(mss, rtt, p, t_rto, b))
 
 
 def _q_hat(p, w):

@@ -1,5 +1,5 @@
 # ctlcc.bounds.tokenbucket - STTP's token-bucket bounds, packet-pair probe and token arrivals
-"""Token-bucket and probe formulas of STTP (000_0c3e0ce2556a2a71 §III).
+"""Token-bucket and probe formulas of STTP (Wade, Kara & Dew (2000), §III).
 
 * burst bound: a (sigma, rho) bucket drained at peak rate M sends at most
   ``sigma + rho S`` in a burst of length S, and the longest burst lasts
@@ -16,6 +16,7 @@ import numpy as np
 
 from .._validation import check_nonnegative, check_positive, check_positive_int
 from ..errors import ParameterError
+from ..laws.sttp import packet_pair_bandwidth_core as _packet_pair_core
 from ..laws.sttp import rtt_scaled
 
 __all__ = [
@@ -48,7 +49,7 @@ def max_burst_size(sigma, rho, S):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-B.
+    Wade, Kara & Dew (2000), §III-B.
 
     Examples
     --------
@@ -79,7 +80,7 @@ def max_burst_duration(sigma, rho, M):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-B; A. Tanenbaum, Computer Networks, 3rd ed.
+    Wade, Kara & Dew (2000), §III-B; A. Tanenbaum, Computer Networks, 3rd ed.
 
     Examples
     --------
@@ -152,14 +153,14 @@ def packet_pair_bandwidth(size, gap):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-A (S. Keshav, SIGCOMM 1991).
+    Wade, Kara & Dew (2000), §III-A (S. Keshav, SIGCOMM 1991).
 
     Examples
     --------
     >>> packet_pair_bandwidth(64, 0.016)          # 32 kb/s
     4000.0
     """
-    return check_positive("size", size) / check_positive("gap", gap)
+    return _packet_pair_core(check_positive("size", size), check_positive("gap", gap))
 
 
 def expected_tokens(capacity, packet_size, duration):
@@ -181,7 +182,7 @@ def expected_tokens(capacity, packet_size, duration):
 
     References
     ----------
-    000_0c3e0ce2556a2a71 §III-B, Table I.
+    Wade, Kara & Dew (2000), §III-B, Table I.
 
     Examples
     --------

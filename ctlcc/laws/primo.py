@@ -1,5 +1,5 @@
 # ctlcc.laws.primo - Primo's proportional-integral-modified rate law
-"""Primo's rate law, Algorithm 1 (001_adc93c9d0a027d91, §III).
+"""Primo's rate law, Algorithm 1 (Chatté, Ducourthial & Niculescu (2006), §III).
 
 Before each packet the source reads ``dftt_d``, the forward-trip-time
 excess ΔFTT stored ``D = RTT_ref * tau`` ago, and picks a regime::
@@ -39,6 +39,12 @@ __all__ = [
     "next_rate",
     "initial_rate",
     "timeout_backoff",
+    "ack_timeout",
+    "regime_code_core",
+    "next_rate_core",
+    "initial_rate_core",
+    "ack_timeout_core",
+    "timeout_backoff_core",
 ]
 
 #: Regime names, from most to least congested.
@@ -215,7 +221,7 @@ def next_rate(old_rate, rate, rcv_rate, dftt_d, ftt_ref, params=PrimoParams()):
 
     References
     ----------
-    001_adc93c9d0a027d91, §III-D and Algorithm 1.
+    Chatté, Ducourthial & Niculescu (2006), §III-D and Algorithm 1.
 
     Examples
     --------
@@ -259,7 +265,7 @@ def initial_rate(packet_size, first_to_fourth_gap):
     """
     check_positive("packet_size", packet_size)
     check_positive("first_to_fourth_gap", first_to_fourth_gap)
-    return 3 * packet_size / first_to_fourth_gap
+    return initial_rate_core(packet_size, first_to_fourth_gap)
 
 
 def timeout_backoff(rate, timeout):
@@ -272,6 +278,63 @@ def timeout_backoff(rate, timeout):
     """
     check_nonnegative("rate", rate)
     check_positive("timeout", timeout)
+    return timeout_backoff_core(rate, timeout)
+
+
+def ack_timeout(rtt_ref):
+    """TO after an ACK in the paced phase: 2 RTT_ref (§III-B).
+
+    Examples
+    --------
+    >>> ack_timeout(0.024)
+    0.048
+    """
+    check_positive("rtt_ref", rtt_ref)
+    return ack_timeout_core(rtt_ref)
+
+
+# --- plain-arithmetic cores: no checks; numpy, numba.njit (and sympy, where
+# --- no branch is taken on a symbol) accept them; the packet engine compiles them
+
+def regime_code_core(dftt_d, ftt_ref, TH_str, TH_mod, TH_rel):
+    """Index in :data:`REGIMES` of the regime ΔFTT_D selects (see :func:`regime`)."""
+    if dftt_d >= TH_str * ftt_ref:
+        return 0
+    if dftt_d >= TH_mod * ftt_ref:
+        return 1
+    if dftt_d < TH_rel * ftt_ref:
+        return 3
+    return 2
+
+
+def next_rate_core(old_rate, rate, rcv_rate, dftt_d, ftt_ref, W1, W2, F_str, F_mod, F_rel,
+                   TH_str, TH_mod, TH_rel):
+    """Algorithm 1 for one packet, unchecked (see :func:`next_rate`). [packets/s]"""
+    # regime_code_core and regime_update written out (numba compiles this one
+    # function); tests/laws/test_law_cores.py checks it against next_rate
+    if dftt_d >= TH_str * ftt_ref:
+        factor = F_str
+    elif dftt_d >= TH_mod * ftt_ref:
+        factor = F_mod
+    elif dftt_d < TH_rel * ftt_ref:
+        factor = F_rel
+    else:
+        return rate
+    return W2 * rate + (1 - W2) * (old_rate - W1 * (old_rate - factor * rcv_rate))
+
+
+def initial_rate_core(packet_size, first_to_fourth_gap):
+    """Start-up estimate 3 packets / gap, unchecked (see :func:`initial_rate`)."""
+    return 3 * packet_size / first_to_fourth_gap
+
+
+def ack_timeout_core(rtt_ref):
+    """TO = 2 RTT_ref, unchecked (see :func:`ack_timeout`). [s]"""
+    return 2.0 * rtt_ref
+
+
+def timeout_backoff_core(rate, timeout):
+    """(rate / 2, 2 TO), unchecked (see :func:`timeout_backoff`)."""
     return rate / 2, 2 * timeout
 
 

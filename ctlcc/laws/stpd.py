@@ -1,5 +1,5 @@
 # ctlcc.laws.stpd - ST-PD TCP's PD congestion-window law
-"""ST-PD TCP's PD window law (thesis 002_bd014ea59e1383a2, §3.4.3.1).
+"""ST-PD TCP's PD window law (Xu (2002), §3.4.3.1).
 
 The sender estimates the bottleneck occupancy from its own measurements,
 eqs. (3.3)-(3.4)::
@@ -23,6 +23,11 @@ from .._validation import check_nonnegative, check_positive, check_finite
 
 __all__ = [
     "REFERENCE_OCCUPANCY",
+    "service_rate_core",
+    "buffer_estimate_core",
+    "control_error_core",
+    "pd_update_core",
+    "pd_window_core",
     "service_rate",
     "buffer_estimate",
     "control_error",
@@ -50,7 +55,7 @@ def service_rate(packets_in_rtt, round_trip_time):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eq. (3.4).
+    Xu (2002), eq. (3.4).
 
     Examples
     --------
@@ -59,7 +64,7 @@ def service_rate(packets_in_rtt, round_trip_time):
     """
     check_nonnegative("packets_in_rtt", packets_in_rtt)
     check_positive("round_trip_time", round_trip_time)
-    return packets_in_rtt / round_trip_time
+    return service_rate_core(packets_in_rtt, round_trip_time)
 
 
 def buffer_estimate(round_trip_time, min_round_trip_time, service_rate):
@@ -81,7 +86,7 @@ def buffer_estimate(round_trip_time, min_round_trip_time, service_rate):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eq. (3.3).
+    Xu (2002), eq. (3.3).
 
     Examples
     --------
@@ -91,7 +96,7 @@ def buffer_estimate(round_trip_time, min_round_trip_time, service_rate):
     check_positive("round_trip_time", round_trip_time)
     check_positive("min_round_trip_time", min_round_trip_time)
     check_nonnegative("service_rate", service_rate)
-    return (round_trip_time - min_round_trip_time) * service_rate
+    return buffer_estimate_core(round_trip_time, min_round_trip_time, service_rate)
 
 
 def control_error(reference, occupancy):
@@ -104,7 +109,7 @@ def control_error(reference, occupancy):
     """
     check_finite("reference", reference)
     check_finite("occupancy", occupancy)
-    return reference - occupancy
+    return control_error_core(reference, occupancy)
 
 
 def pd_update(previous, error, previous_error, kp, kd):
@@ -129,7 +134,7 @@ def pd_update(previous, error, previous_error, kp, kd):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, eqs. (3.5) and (4.1).
+    Xu (2002), eqs. (3.5) and (4.1).
 
     Examples
     --------
@@ -142,5 +147,48 @@ def pd_update(previous, error, previous_error, kp, kd):
     """
     check_nonnegative("kp", kp)
     check_nonnegative("kd", kd)
+    return pd_update_core(previous, error, previous_error, kp, kd)
+
+
+# --- plain-arithmetic cores: no checks; floats, numpy, sympy and numba.njit accept them ---
+
+def service_rate_core(packets_in_rtt, round_trip_time):
+    """S(n) of eq. (3.4), unchecked (see :func:`service_rate`). [packets/s]"""
+    return packets_in_rtt / round_trip_time
+
+
+def buffer_estimate_core(round_trip_time, min_round_trip_time, service_rate):
+    """buf_est(n) of eq. (3.3), unchecked (see :func:`buffer_estimate`). [packets]"""
+    return (round_trip_time - min_round_trip_time) * service_rate
+
+
+def control_error_core(reference, occupancy):
+    """err(n) of eq. (3.2), unchecked (see :func:`control_error`). [packets]"""
+    return reference - occupancy
+
+
+def pd_update_core(previous, error, previous_error, kp, kd):
+    """The PD update (3.5)/(4.1), unchecked (see :func:`pd_update`)."""
     return previous + kp * error + kd * (error - previous_error)
+
+
+def pd_window_core(cwnd, rtt, rtt_min, acked, duration, previous_error, kp, kd, reference):
+    """One round trip of the sender: (3.4), (3.3), (3.2) then (3.5).
+
+    Returns ``(cwnd(n), err(n))`` with the window not yet bounded (the
+    sender keeps it in [1, receiver window]).  The packet engine compiles
+    this function into its event loop.
+
+    Examples
+    --------
+    >>> pd_window_core(10.0, 0.3125, 0.25, 8.0, 0.25, 0.0, 0.5, 0.25, 1.0)
+    (9.25, -1.0)
+    """
+    # the bodies of service_rate_core, buffer_estimate_core, control_error_core
+    # and pd_update_core, written out so that numba compiles this one function
+    # (a compiled function cannot call the plain Python ones);
+    # tests/laws/test_law_cores.py checks the composition against them
+    rate = acked / duration
+    error = reference - (rtt - rtt_min) * rate
+    return cwnd + kp * error + kd * (error - previous_error), error
 from .stpd_fuzzy import FuzzySupervisor  # noqa: E402  (re-export; stpd_fuzzy does not import this module)

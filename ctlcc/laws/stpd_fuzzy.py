@@ -1,5 +1,5 @@
 # ctlcc.laws.stpd_fuzzy - ST-PD's fuzzy supervisor: BDP -> (kp, kd) gain schedule
-"""ST-PD TCP's fuzzy-logic supervisor (thesis 002_bd014ea59e1383a2, §3.4.3.2).
+"""ST-PD TCP's fuzzy-logic supervisor (Xu (2002), §3.4.3.2).
 
 The supervisor reads the perceived bandwidth-RTT product (BDP, in packets),
 fuzzifies it into five terms ES, S, M, L, EL and infers the PD gains of
@@ -101,6 +101,8 @@ shoulders, is the same as extending the shoulders to 0 and infinity: the
 gains are held at their ES/EL values.
 """
 
+from __future__ import annotations
+
 import json
 import warnings
 from dataclasses import dataclass, field, replace
@@ -108,6 +110,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
+from numpy.typing import ArrayLike
 import skfuzzy
 
 from .._validation import check_choice, check_finite, check_interval, check_positive
@@ -259,7 +262,7 @@ class FuzzySupervisor:
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.4.3.2 (rule bases, CoM), §4.3.3
+    Xu (2002), §3.4.3.2 (rule bases, CoM), §4.3.3
     (averaged gains).
 
     Examples
@@ -366,7 +369,7 @@ class FuzzySupervisor:
         shapes = _output_shapes(self._config.output_maxima[gain], (low, high))
         return np.stack([_evaluate_shape(y.ravel(), shape) for shape in shapes]).reshape((5,) + y.shape)
 
-    def gains(self, bdp, engine="membership"):
+    def gains(self, bdp: ArrayLike, engine: str = "membership") -> tuple:
         """PD gains (kp, kd) scheduled for the perceived BDP.
 
         Parameters
@@ -407,6 +410,58 @@ class FuzzySupervisor:
         if np.ndim(bdp) == 0 and not isinstance(bdp, np.ndarray):
             return float(out[0]), float(out[1])
         return out[0], out[1]
+
+    def schedule(self, tolerance=1e-12):
+        """The gain schedule as a piecewise-linear table (what the packet sender runs).
+
+        With a strong partition of the BDP and centre-of-maximum
+        defuzzification, each gain is a weighted mean of two rule maxima
+        with weights linear in the BDP, so it is linear between consecutive
+        peaks when every input term has its own consequent; this returns
+        the universe edges and the peaks as breakpoints and checks the
+        linearity on 64 points per segment against :meth:`gains`.  When a
+        rule base sends two input terms to one output term (CoM then takes
+        the larger activation, which bends the curve), the table falls back
+        to 4097 points spaced geometrically over the universe, and its
+        largest deviation from :meth:`gains` is below 1e-4 of the gain's
+        range for the shipped shapes.
+
+        Outside the universe the table is held at its end values
+        (``numpy.interp``): the packet sender *saturates* the perceived BDP
+        at the universe's edges, whatever ``out_of_universe`` says, because
+        a sender cannot stop on a BDP estimate of, say, 0.98 packets.
+
+        Parameters
+        ----------
+        tolerance : float, optional
+            Largest allowed deviation of the breakpoint table from
+            :meth:`gains`. [1]
+
+        Returns
+        -------
+        bdp, kp, kd : ndarray
+            Breakpoints [packets] and the gains there [1].
+
+        Examples
+        --------
+        >>> x, kp, kd = FuzzySupervisor().schedule()
+        >>> x.tolist()
+        [1.0, 3.0, 9.0, 31.0, 94.0, 300.0, 1000.0]
+        >>> round(float(np.interp(20.0, x, kp)), 4)
+        0.0385
+        """
+        low, high = self._config.bdp_universe
+        x = np.array([low, *self._config.bdp_peaks, high])
+        x = np.unique(x)
+        sat = FuzzySupervisor(replace(self._config, out_of_universe="saturate"))
+        kp, kd = sat.gains(x)
+        probe = np.concatenate([np.linspace(a, b, 64) for a, b in zip(x[:-1], x[1:])])
+        pkp, pkd = sat.gains(probe)
+        if max(np.max(np.abs(np.interp(probe, x, kp) - pkp)),
+               np.max(np.abs(np.interp(probe, x, kd) - pkd))) > tolerance:
+            x = np.geomspace(low, high, 4097)
+            kp, kd = sat.gains(x)
+        return x, np.asarray(kp, dtype=float), np.asarray(kd, dtype=float)
 
     def surface(self, bdp, m, model="per_slot"):
         """Gain schedule and closed-loop spectral radius over (BDP, m).

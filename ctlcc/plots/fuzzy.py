@@ -4,12 +4,13 @@
 Membership functions, the kp/kd gain schedules, the spectral radius of the
 fuzzy-tuned loop over (BDP, m) with the stability boundary and the
 physically consistent diagonal, the rule-assignment comparison and
-before/after tuning (thesis 002_bd014ea59e1383a2, §3.4.3.2, §4.3).
+before/after tuning (Xu (2002), §3.4.3.2, §4.3).
 """
 
 import numpy as np
 from matplotlib.colors import TwoSlopeNorm
 
+from ..references import cite
 from ..analysis.fuzzy_surface import compare_rule_assignments, gain_surface, tune_breakpoints
 from ..laws.stpd_fuzzy import (
     CALIBRATIONS,
@@ -21,7 +22,7 @@ from ..laws.stpd_fuzzy import (
     FuzzySupervisor,
     default_config,
 )
-from . import ReportFigure, ReportTable, get_axes, new_figure
+from . import ReportFigure, ReportTable, get_axes, new_figure, pyplot_axes
 
 __all__ = [
     "plot_input_memberships",
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 _TERM_COLOURS = dict(zip(TERMS, ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")))
-_SOURCE = "thesis 002 §3.4.3.2"
+_SOURCE = cite("stpd", "§3.4.3.2")
 
 
 def plot_input_memberships(supervisor=None, ax=None, scenarios=True):
@@ -115,7 +116,7 @@ def plot_gain_schedules(supervisors, ax=None, bdp=None):
     tuple of matplotlib.axes.Axes
     """
     if ax is None:
-        _, ax = new_figure(1, 2, figsize=(10, 4))
+        ax = pyplot_axes(1, 2, figsize=(10, 4))
     ax_kp, ax_kd = ax
     for k, (label, sup) in enumerate(supervisors.items()):
         low, high = sup.config.bdp_universe
@@ -264,7 +265,7 @@ def report_items():
     figure, ax = new_figure(figsize=(7.5, 5.6))
     plot_radius_surface(surface, ax=ax)
     ax.set_title("Spectral radius of the fuzzy-tuned ST-PD loop (per-slot model)\n"
-                 f"{_SOURCE} schedule in thesis eqs. (4.1)-(4.11)", fontsize="medium")
+                 f"{_SOURCE} schedule in eqs. (4.1)-(4.11)", fontsize="medium")
     stable_to = surface.largest_stable_bdp()
     yield ReportFigure(
         "thesis_sec3_4_3_2_spectral_radius_surface",

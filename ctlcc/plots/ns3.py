@@ -10,9 +10,10 @@ needs ns-3; the engine is run live on the same scenarios
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
+from ..references import cite
 from ..sim import run
 from ..sim.ns3 import LOSS_LEVELS, comparison_cases, ns3_header_bytes, read_ns3_csv
-from . import ReportFigure, ReportTable, get_axes, new_figure
+from . import ReportFigure, ReportTable, get_axes, new_figure, pyplot_axes
 
 __all__ = ["plot_goodput_vs_loss", "plot_fig3_7_traces", "comparison_rows", "report_items"]
 
@@ -77,7 +78,7 @@ def plot_fig3_7_traces(axes=None, buffers=(14, 4), duration=30.0, shown=(0.0, 10
     array of matplotlib.axes.Axes
     """
     if axes is None:
-        _, axes = new_figure(2, len(buffers), figsize=(10.0, 6.0), sharex=True)
+        axes = pyplot_axes(2, len(buffers), figsize=(10.0, 6.0), sharex=True)
     axes = np.asarray(axes).reshape(2, len(buffers))
     traces = read_ns3_csv("ns3_fig3_7_traces")
     for col, buffer in enumerate(buffers):
@@ -161,7 +162,7 @@ def report_items():
     figure, ax = new_figure(figsize=(7.0, 4.8))
     plot_goodput_vs_loss(ax, engine)
     version = read_ns3_csv("ns3_loss").provenance.get("ns3_version", "?")
-    ax.set_title("Goodput vs uniform packet loss, thesis Fig. 4.7 setup (cf. Fig. 4.8)\n"
+    ax.set_title(f"Goodput vs uniform packet loss, {cite('stpd', 'Fig. 4.7 setup (cf. Fig. 4.8)')}\n"
                  f"ctlcc packet engine vs ns-3 {version}, mean of 5 seeds x 300 s",
                  fontsize="medium")
     yield ReportFigure(
@@ -173,7 +174,7 @@ def report_items():
         figure)
     figure, axes = new_figure(2, 2, figsize=(10.0, 6.4), sharex=True)
     plot_fig3_7_traces(axes)
-    figure.suptitle("Thesis Fig. 3.7 (10 Mb/s 0.2 ms + 1.5 Mb/s 20 ms), one flow: "
+    figure.suptitle(f"{cite('stpd', 'Fig. 3.7')} (10 Mb/s 0.2 ms + 1.5 Mb/s 20 ms), one flow: "
                     f"ctlcc vs ns-3 {version}", fontsize="medium")
     yield ReportFigure(
         "thesis_fig3_7_ctlcc_vs_ns3_traces",

@@ -1,4 +1,4 @@
-# ctlcc.plots.primo - figures of Primo's loop (001_adc93c9d0a027d91)
+# ctlcc.plots.primo - figures of Primo's loop (Chatté, Ducourthial & Niculescu (2006))
 """Figures and tables of Primo's z-domain loop, limit cycle and sharing."""
 
 import csv
@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..references import cite
 from ..analysis.primo import PAPER_SCENARIO, REGIMES, primo_loop, primo_shared_loop, \
     spectral_radius_map
 from ..laws.primo import PrimoParams
@@ -23,7 +24,7 @@ __all__ = [
     "report_items",
 ]
 
-PAPER = "Primo (Chatté et al. 2006)"
+PAPER = f"Primo ({cite('primo')})"
 _DATA = Path(__file__).resolve().parents[2] / "data"
 _REGIME_STYLE = {"strong": ("x", "C3"), "moderate": ("+", "C1"), "hold": ("s", "0.4"),
                  "release": ("o", "C2")}
@@ -149,7 +150,7 @@ def occupancy_prediction_table(rates_bps=(1e6, 2e6, 4e6, 8e6, 16e6)):
         cycle = loop.limit_cycle()
         rows.append((float(rate), float(capacity), cycle.mean_queue, cycle.mean_queue / buffer,
                      cycle.queue_min, cycle.queue_max, cycle.period, claim,
-                     "001_adc93c9d0a027d91 §V-A",
+                     cite("primo", "§V-A"),
                      "model: primo_loop(...).limit_cycle(), 1000-byte packets, RTT 24 ms"))
     return ReportTable(
         "primo_paper_sec5a_queue_occupancy",
@@ -187,7 +188,7 @@ def fairness_prediction_table(second_rtts=(0.024, 0.044, 0.074, 0.122), capacity
         own_trace, common_trace = own.simulate(duration), common.simulate(duration)
         rows.append((float(rtt), own_trace.shares()[0], own_trace.fairness(),
                      common_trace.shares()[0], common_trace.fairness(), claim,
-                     "001_adc93c9d0a027d91 §V-D",
+                     cite("primo", "§V-D"),
                      f"C={capacity:g} pkt/s, {duration:g} s, last half averaged"))
     return ReportTable(
         "primo_paper_sec5d_fairness",

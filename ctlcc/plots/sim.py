@@ -8,6 +8,8 @@ layout), so fluid-model or ns-3 traces can be overlaid on the same axes.
 
 import numpy as np
 
+from ..errors import ParameterError
+from ..references import cite
 from ..sim import run, scenarios
 from . import ReportFigure, ReportTable, get_axes, new_figure
 
@@ -20,27 +22,45 @@ FIG3_7_DURATION = 30.0
 def plot_window(result, flow=0, ax=None, label=None, **kwargs):
     """Congestion window (or Primo's rate) of one flow against time.
 
+    A window-based flow (Reno, NewReno, Tahoe, Vegas, ST-PD) draws its
+    congestion window; a rate-based flow (Primo) has no window and draws its
+    sending rate instead, with the y label saying so.
+
     Parameters
     ----------
     result : SimResult
-        Run with ``trace=True``.
+        Run made with ``trace=True``.
     flow : int
         Flow index.
     ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new pyplot figure if None.
     label : str, optional
         Legend entry (default: the flow's protocol).
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.step`.
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        *result* holds no traces (run without ``trace=True``), or *flow* is
+        not a flow index of the run.
     """
+    traces = _traces(result, "plot_window")
+    n_flows = traces.window.shape[1]
+    if not (isinstance(flow, (int, np.integer)) and 0 <= flow < n_flows):
+        raise ParameterError(f"flow must be an integer in [0, {n_flows - 1}], got {flow!r}")
     ax = get_axes(ax)
-    traces = result.traces
     window = traces.window[:, flow]
+    rate_based = np.all(np.isnan(window)) and not np.all(np.isnan(traces.rate[:, flow]))
+    values = traces.rate[:, flow] if rate_based else window
     label = label or result.flows[flow].protocol
-    ax.step(traces.time, window, where="post", label=label, **kwargs)
+    ax.step(traces.time, values, where="post", label=label, **kwargs)
     ax.set_xlabel("time [s]")
-    ax.set_ylabel("congestion window [packets]")
+    ax.set_ylabel("sending rate [packets/s]" if rate_based else "congestion window [packets]")
     ax.legend(loc="upper right", fontsize="small")
     return ax
 
@@ -51,19 +71,40 @@ def plot_queue(result, queue=0, ax=None, label=None, **kwargs):
     Parameters
     ----------
     result : SimResult
-        Run with ``trace=True``.
+        Run made with ``trace=True``.
     queue : int
         Index in ``scenario.bottlenecks``.
     ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new pyplot figure if None.
     label : str, optional
+        Legend entry.  Default: the protocol when every flow of the run uses
+        the same one, otherwise the queue's link ("queue R->D"), since a
+        shared queue belongs to no single flow.
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.step`.
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        *result* holds no traces (run without ``trace=True``), or *queue* is
+        not an index of ``scenario.bottlenecks``.
     """
+    traces = _traces(result, "plot_queue")
+    n_queues = traces.queue.shape[1]
+    if not (isinstance(queue, (int, np.integer)) and 0 <= queue < n_queues):
+        raise ParameterError(f"queue must be an integer in [0, {n_queues - 1}], got {queue!r}")
     ax = get_axes(ax)
-    traces = result.traces
-    label = label or result.flows[0].protocol
+    if label is None:
+        protocols = {f.protocol for f in result.flows}
+        if len(protocols) == 1:
+            label = protocols.pop()
+        else:
+            a, b = result.queues[queue].link
+            label = f"queue {a}->{b}"
     ax.step(traces.time, traces.queue[:, queue], where="post", label=label, **kwargs)
     ax.set_xlabel("time [s]")
     ax.set_ylabel("queue [packets]")
@@ -123,8 +164,8 @@ def thesis_fig3_7_figure(buffer_case="sufficient", protocols=("reno", "vegas", "
     ax_q.legend(loc="upper right", fontsize="x-small", ncol=3)
     ax_w.set_xlabel("")
     source = {"sufficient": "§3.5.1.1, Figs. 3.8-3.9", "insufficient": "§3.5.1.2, Figs. 3.11-3.12"}
-    ax_w.set_title(f"Thesis Fig. 3.7 scenario, {buffer_case} buffer ({bottleneck.buffer} packets "
-                   f"at R): packet simulation\ncf. thesis 002 {source.get(buffer_case, '')}",
+    ax_w.set_title(f"{cite('stpd', 'Fig. 3.7')} scenario, {buffer_case} buffer ({bottleneck.buffer} packets "
+                   f"at R): packet simulation\ncf. {cite('stpd', source.get(buffer_case, ''))}",
                    fontsize="medium")
     ax_q.set_xlim(0, duration)
     return figure, runs
@@ -174,3 +215,13 @@ def _base_bdp(scenario):
               for l in hops)
     rate = min(l.rate for l in hops) / scenario.data_bits
     return rate * rtt
+
+
+def _traces(result, caller):
+    """The run's traces, or an error saying how to get them."""
+    traces = getattr(result, "traces", None)
+    if traces is None:
+        raise ParameterError(
+            f"{caller} needs the run's traces, but result.traces is None: run the "
+            "simulation with trace=True, e.g. ctlcc.sim.run(scenario, duration, trace=True)")
+    return traces

@@ -1,5 +1,5 @@
 # ctlcc.plots.stpd - figures of ST-PD's closed loop (thesis §4.3)
-"""Figures of ST-PD's z-domain closed loop (thesis 002_bd014ea59e1383a2).
+"""Figures of ST-PD's z-domain closed loop (Xu (2002)).
 
 The thesis's §4.3.3 example prints kp = 0.368, kd = 0.033 but poles that
 belong to kp = 0.033, kd = 0.368 (see ``data/thesis_stpd_numerical_example.csv``);
@@ -11,6 +11,8 @@ listed in ``data/thesis_stpd_figure_claims.csv`` and checked by the tests.
 
 import numpy as np
 
+from ..laws.stpd_fuzzy import CALIBRATIONS
+from ..references import cite
 from ..analysis.stability import gain_margin, max_stable_delay, stability_region
 from ..analysis.stpd import _companion_eigenvalues, characteristic_coefficients, stpd_loop
 from . import ReportFigure, ReportTable, get_axes, new_figure
@@ -26,10 +28,11 @@ __all__ = [
     "report_items",
 ]
 
-#: Gains that reproduce the poles printed in thesis §4.3.3 (printed gains swapped).
-SWAPPED_GAINS = (0.033, 0.368)
+#: Gains that reproduce the poles printed in thesis §4.3.3 (printed gains
+#: swapped): ctlcc's one default ST-PD gain pair, ``CALIBRATIONS["poles"]``.
+SWAPPED_GAINS = CALIBRATIONS["poles"]
 #: Gains as printed in thesis §4.3.3.
-PRINTED_GAINS = (0.368, 0.033)
+PRINTED_GAINS = CALIBRATIONS["printed"]
 #: Bandwidth-delay products of the thesis's simulated scenarios: about 9
 #: packets (the chapter 3 dumbbell), 31 packets and 94 packets (the GEO
 #: satellite T1 link, Fig. 4.18). [packets]
@@ -259,7 +262,7 @@ def report_items():
                label="kp=0.033, kd=0.368 (reproduces printed poles)")
     plot_poles(stpd_loop(*PRINTED_GAINS, m), ax=ax, marker="o", mfc="none",
                label="kp=0.368, kd=0.033 (as printed: unstable)")
-    ax.set_title("ST-PD closed-loop poles, m = 3\nthesis 002 eq. (4.18), §4.3.3")
+    ax.set_title("ST-PD closed-loop poles, m = 3\n" + cite("stpd", "eq. (4.18), §4.3.3"))
     yield ReportFigure(
         "thesis_eq4_18_pole_map",
         "Poles of ST-PD's per-slot closed loop (thesis eq. 4.18) for m = 3 with the "
@@ -271,7 +274,7 @@ def report_items():
     figure, (top, bottom) = new_figure(2, 1, figsize=(7.5, 7.5))
     stable = stpd_loop(*SWAPPED_GAINS, m).loss_response(p, 260)
     plot_loss_response(stable, ax=top)
-    top.set_title("ST-PD a(n) after a loss, m = 3, p = 100\nthesis 002 Fig. 4.5, eqs. (4.17)-(4.18)")
+    top.set_title("ST-PD a(n) after a loss, m = 3, p = 100\n" + cite("stpd", "Fig. 4.5, eqs. (4.17)-(4.18)"))
     unstable = stpd_loop(*PRINTED_GAINS, m).loss_response(p, 130)
     plot_loss_response(unstable, ax=bottom, color="tab:orange")
     bottom.set_yscale("symlog", linthresh=1.0)
@@ -297,8 +300,8 @@ def report_items():
     ax.text(1.2e-4, ax.get_ylim()[0] + 0.02,
             "printed gains kp=0.368, kd=0.033:\nloop unstable (ρ = 1.239), eq. 4.19 undefined",
             fontsize="small", color="tab:red")
-    ax.set_title("ST-PD normalised throughput under packet errors, m = 3\n"
-                 "thesis 002 Fig. 4.6, eq. (4.19) (analysis curve)")
+    ax.set_title("ST-PD normalised throughput under packet errors, m = 3\n" +
+                 cite("stpd", "Fig. 4.6, eq. (4.19)") + " (analysis curve)")
     yield ReportFigure(
         "thesis_fig4_6_throughput_vs_loss",
         "Normalised throughput of eq. 4.19 with one loss every K = 1/prob slots for the gains "
@@ -316,8 +319,8 @@ def report_items():
     plot_stability_region(range(1, 9), kp_grid, kd_grid, ax=ax, points=thesis_points)
     ax.text(0.41, 0.6, "m = 1 is stable on the whole box\n(kp > 0, kd < 2, kp + 2 kd < 4)",
             ha="right", fontsize="small", color="0.3")
-    ax.set_title("ST-PD per-slot stability regions in (kp, kd), m = 1..8\n"
-                 "thesis 002 eq. (4.11) denominator (Schur-Cohn test)")
+    ax.set_title("ST-PD per-slot stability regions in (kp, kd), m = 1..8\n" +
+                 cite("stpd", "eq. (4.11)") + " denominator (Schur-Cohn test)")
     yield ReportFigure(
         "stpd_stability_region_m1_8",
         "Region of (kp, kd) where every pole of the per-slot loop lies inside the unit circle, "
@@ -337,7 +340,7 @@ def report_items():
     right.set_ylim(1e-2, 1e2)
     right.legend(fontsize="x-small")
     right.set_title("gain margin vs round trip (K* = 0: unstable for every K)", fontsize="medium")
-    figure.suptitle("ST-PD per-slot loop: root locus and gain margin (thesis 002 eq. 4.11)")
+    figure.suptitle(f"ST-PD per-slot loop: root locus and gain margin ({cite('stpd', 'eq. (4.11)')})")
     yield ReportFigure(
         "stpd_gain_margin_vs_m",
         "Left: roots of the m = 3 loop as both gains are scaled by K (colour), from the exact "
@@ -381,7 +384,7 @@ def report_items():
     right.set_ylabel("gain margin K* [1]")
     right.legend(fontsize="small")
     right.set_title("gain margin; dotted: thesis BDPs 9, 31, 94", fontsize="medium")
-    figure.suptitle("ST-PD: per-slot model (thesis 4.1-4.11) vs per-RTT model (algorithm 3.3-3.5)")
+    figure.suptitle(f"ST-PD: per-slot model ({cite('stpd', 'eqs. (4.1)-(4.11)')}) vs per-RTT model (eqs. (3.3)-(3.5))")
     yield ReportFigure(
         "stpd_per_slot_vs_per_rtt",
         "Where the two loop models disagree. Per slot (thesis eqs. 4.1-4.11, m = BDP slots for "

@@ -2,15 +2,16 @@
 """Packet-level discrete-event simulation of a :class:`~.scenarios.Scenario`.
 
 :func:`run` builds the network's arrays, drives the numba event loop of
-:mod:`ctlcc.sim._kernel` and returns a frozen :class:`SimResult`.  The loop
-hands control back to Python whenever a law of :mod:`ctlcc.laws` must be
-evaluated - ST-PD's PD update once per round trip
-(:func:`ctlcc.laws.stpd.buffer_estimate`, :func:`~ctlcc.laws.stpd.control_error`,
-:func:`~ctlcc.laws.stpd.pd_update`), Primo's Algorithm 1 before every packet
-(:func:`ctlcc.laws.primo.next_rate`) and its timeout backoff
-(:func:`~ctlcc.laws.primo.timeout_backoff`) - so that no law is copied.
-The TCP baselines (Reno, NewReno, Tahoe, Vegas) are packet-counting state
-machines inside the loop.
+:mod:`ctlcc.sim._core` and returns a frozen :class:`SimResult`.  Each
+sender lives in its own module of :mod:`ctlcc.sim.senders` with its state
+columns, its hooks and its frozen spec; their control laws run compiled
+inside the loop from the same source as :mod:`ctlcc.laws` (ST-PD's
+:func:`~ctlcc.laws.stpd.pd_window_core` and the fuzzy supervisor's
+piecewise-linear schedule, Primo's :func:`~ctlcc.laws.primo.next_rate_core`,
+the TCP rules of :mod:`ctlcc.laws.tcp` and :mod:`ctlcc.laws.vegas`), so no
+law is copied and none costs a Python round trip.  Only a user-supplied
+Python callable (e.g. ``Stpd(gains=callable)``) hands control back to
+Python; that time is counted in ``SimResult.wall_time``.
 
 Model, in brief
 ---------------
@@ -18,29 +19,13 @@ Model, in brief
   ``buffer`` waiting packets plus the one in transmission.
 * Data packets are ``payload + header`` bytes, ACKs ``ack_bytes``;
   cumulative ACKs, one per data packet (no delayed ACKs).
-* Window senders count in packets: slow start (+1 per new ACK), congestion
-  avoidance (+1/cwnd per new ACK), fast retransmit on the third duplicate
-  ACK, fast recovery with window inflation (Reno: RFC 5681; NewReno: RFC
-  6582 with partial ACKs, the ``recover`` guard and the retransmission
-  timer restarted only by the first partial ACK of a recovery - §3.2 step
-  5, the "Impatient" variant, as in ns-3; Tahoe: back to one
-  packet, go-back-N), optional limited transmit (RFC 3042), RTO per RFC 6298 with Karn's rule and exponential
-  backoff, go-back-N after a timeout.  Vegas (Brakmo & Peterson) adjusts
-  cwnd by one packet per round trip on diff = cwnd (1 - baseRTT/RTT)
-  against alpha/beta, grows in slow start every other round trip and
-  leaves it when diff > gamma; losses as NewReno.
-* ST-PD: window set by the PD law once per round trip; duplicate ACKs
-  only trigger a retransmission (no window cut); a timeout sets the window
-  to one packet (thesis §4.2, Fig. 4.1).
-* Primo: four back-to-back packets, then one packet every 1/rate with the
-  rate from Algorithm 1; FTT and instantaneous reception rate measured by
-  the receiver and echoed in the ACK; no retransmissions (it carries
-  multimedia); TO = 2 RTT_ref, halving the rate when no ACK arrives.
-* Open-loop sources for validation: "cbr" (one packet every 1/rate) and
-  "poisson" (exponential gaps of mean 1/rate); no ACKs.
+* Senders: see :mod:`ctlcc.sim.senders.window` (Reno, NewReno, Tahoe),
+  :mod:`~ctlcc.sim.senders.vegas`, :mod:`~ctlcc.sim.senders.stpd`,
+  :mod:`~ctlcc.sim.senders.primo` and :mod:`~ctlcc.sim.senders.open_loop`.
 """
 
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -48,16 +33,21 @@ import numpy as np
 
 from .._validation import check_nonnegative, check_positive, check_positive_int
 from ..errors import ConservationError, ParameterError
-from ..laws import primo as primo_law
-from ..laws import stpd as stpd_law
-from . import _kernel as K
+from . import senders as senders_mod
+from ._core import cache as _cache
+from ._core import dispatch
+from ._core import layout as K
+from ._core import net
+from . import criteria as _criteria
 from .scenarios import Bernoulli, GilbertElliott, PacketList, Scenario
 
 __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index",
            "primo_criteria"]
 
-_PROTO_CODES = {"reno": K.RENO, "newreno": K.NEWRENO, "tahoe": K.TAHOE, "vegas": K.VEGAS,
-                "stpd": K.STPD, "primo": K.PRIMO, "cbr": K.CBR, "poisson": K.POISSON}
+#: Private columns a flow may use beyond the common ones (largest sender).
+_NF, _NI = K.NF_COMMON + 24, K.NI_COMMON + 8
+#: Rough cold-compile time of the event loop, for the one-line notice. [s]
+_COMPILE_SECONDS = 120
 
 
 @dataclass(frozen=True)
@@ -318,68 +308,9 @@ def jain_index(values):
     return float(np.sum(x) ** 2 / (x.size * total)) if total > 0 else 1.0
 
 
-def primo_criteria(result, warmup=0.0, bottleneck=0):
-    """Primo's five efficiency criteria, in percent (higher is better).
-
-    Computed from the run's periodic samples:
-
-    * sending / reception rate stability: 100 (1 - std/mean) of each flow's
-      sending / in-order delivery rate per sampling interval, averaged over
-      flows (the paper normalises the standard deviation by the mean);
-    * goodput: 100 (1 - loss rate) over all flows (the paper's "multiplied
-      by 1000" is read as a typo for 100: the criteria are percentages);
-    * occupancy: 100 x the reported link's transmitting fraction;
-    * fairness: 100 x n x the smallest flow share of the total goodput
-      (100 when the lowest share equals the fair share 1/n; the paper
-      compares the lower share to 50 % for two flows).
-
-    Parameters
-    ----------
-    result : SimResult
-    warmup : float
-        Samples before this time are ignored by the stability criteria. [s]
-    bottleneck : int
-        Index in ``result.queues`` of the link whose occupancy is reported.
-
-    Returns
-    -------
-    dict
-        Keys "sending_stability", "reception_stability", "goodput",
-        "occupancy", "fairness". [%]
-
-    References
-    ----------
-    Chatté, Ducourthial, Niculescu (001_adc93c9d0a027d91), §IV-C.
-    """
-    check_nonnegative("warmup", warmup)
-    s = result.samples
-    keep = s.time >= warmup
-    t = s.time[keep]
-    if t.size < 3:
-        raise ParameterError(f"warmup={warmup} leaves fewer than 3 samples")
-    dt = np.diff(t)[:, None]
-    send = np.diff(s.sent[keep], axis=0) / dt
-    recv = np.diff(s.delivered[keep], axis=0) / dt
-
-    def stability(rates):
-        out = []
-        for col in rates.T:
-            mean = col.mean()
-            if mean > 0:
-                out.append(100.0 * max(0.0, 1.0 - col.std() / mean))
-        return float(np.mean(out)) if out else 0.0
-
-    sent = sum(f.sent for f in result.flows)
-    dropped = sum(f.dropped for f in result.flows)
-    goodputs = result.goodputs_bps
-    share = goodputs / goodputs.sum() if goodputs.sum() > 0 else np.zeros_like(goodputs)
-    return {
-        "sending_stability": stability(send),
-        "reception_stability": stability(recv),
-        "goodput": 100.0 * (1.0 - dropped / sent) if sent else 0.0,
-        "occupancy": 100.0 * result.queues[bottleneck].utilisation,
-        "fairness": float(100.0 * len(goodputs) * share.min()),
-    }
+def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
+    """Primo's five efficiency criteria (§IV-C): see :func:`.criteria.primo_criteria`."""
+    return _criteria.primo_criteria(result, warmup, bottleneck, interval)
 
 
 class _Simulation:
@@ -432,42 +363,34 @@ class _Simulation:
         hops = max(len(f.path) for f in flows) - 1
         self.fpath = np.zeros((n, hops), dtype=np.int64)
         self.rpath = np.zeros((n, hops), dtype=np.int64)
-        ff = np.zeros((n, K.NF))
-        fi = np.zeros((n, K.NI), dtype=np.int64)
-        for j, flow in enumerate(flows):
+        ff = np.zeros((n, _NF))
+        fi = np.zeros((n, _NI), dtype=np.int64)
+        specs = [flow.sender for flow in flows]
+        width = max([2] + [spec.table_size() for spec in specs if hasattr(spec, "table_size")])
+        tab = np.zeros((n, 3, width))
+        for j, (flow, spec) in enumerate(zip(flows, specs)):
             fwd = [index[h] for h in zip(flow.path[:-1], flow.path[1:])]
             rev = [index[(b, a)] for a, b in reversed(list(zip(flow.path[:-1], flow.path[1:])))]
             self.fpath[j, :len(fwd)] = fwd
             self.rpath[j, :len(rev)] = rev
             fi[j, K.I_FWD_LEN], fi[j, K.I_REV_LEN] = len(fwd), len(rev)
-            fi[j, K.I_PROTO] = _PROTO_CODES[flow.protocol]
+            fi[j, K.I_PROTO] = spec.code
             ff[j, K.F_START], ff[j, K.F_STOP] = flow.start, flow.stop
             ff[j, K.F_RTO] = tcp.initial_rto
             ff[j, K.F_RTO_DEADLINE] = np.inf
             ff[j, K.F_RTO_EVT] = np.inf
             ff[j, K.F_MIN_RTT] = np.inf
             ff[j, K.F_ROUND_MIN_RTT] = np.inf
-            ff[j, K.F_FTT_REF] = np.inf
-            ff[j, K.F_RTT_REF] = np.inf
-            ff[j, K.F_R_LAST] = -1.0
-            ff[j, K.F_TAU] = flow.primo.tau
+            ff[j, K.F_RATE] = np.nan
             fi[j, K.I_ROUND_END] = 1
-            fi[j, K.I_VEGAS_GROW] = 1
             fi[j, K.I_RECOVER] = -1
-            if flow.protocol in ("cbr", "poisson"):
-                ff[j, K.F_CWND] = np.nan
-                ff[j, K.F_RATE] = flow.rate
-            elif flow.protocol == "primo":
-                ff[j, K.F_CWND] = np.nan
-                ff[j, K.F_RATE] = 0.0
-            else:
-                ff[j, K.F_CWND] = tcp.initial_window
-                ff[j, K.F_SSTHRESH] = tcp.max_window
-                ff[j, K.F_RATE] = np.nan
+            spec.init_flow(ff, fi, tab, j, tcp)
+        self.tab = tab
+        self.callbacks = [spec.callback() for spec in specs]
         self.ff, self.fi = ff, fi
         ring = 1 << int(math.ceil(math.log2(2 * tcp.max_window + 2)))
         self.rbits = np.zeros((n, ring), dtype=np.uint8)
-        h = K.H_PRIMO if any(f.protocol == "primo" for f in flows) else 1
+        h = K.H_PRIMO if any(isinstance(x, senders_mod.Primo) for x in specs) else 1
         self.ph_t, self.ph_v = np.zeros((n, h)), np.zeros((n, h))
         self.rh_t, self.rh_v = np.zeros((n, h)), np.zeros((n, h))
         # global parameters
@@ -475,7 +398,6 @@ class _Simulation:
         g[K.G_DATA_BITS] = sc.data_bits
         g[K.G_ACK_BITS] = 8 * sc.ack_bytes
         g[K.G_MIN_RTO], g[K.G_MAX_RTO], g[K.G_INIT_RTO] = tcp.min_rto, tcp.max_rto, tcp.initial_rto
-        g[K.G_ALPHA], g[K.G_BETA], g[K.G_GAMMA] = tcp.vegas_alpha, tcp.vegas_beta, tcp.vegas_gamma
         g[K.G_MAX_WINDOW] = tcp.max_window
         g[K.G_DUPTHRESH] = tcp.dupack_threshold
         g[K.G_INIT_WINDOW] = tcp.initial_window
@@ -544,8 +466,8 @@ class _Simulation:
         self.ht, self.hs, self.hk, self.ha, self.hb = ht, hs, hk, ha, hb
 
     def _push(self, t, kind, a, b=0):
-        K._heap_push(self.ht, self.hs, self.hk, self.ha, self.hb, self.meta, float(t), kind,
-                     a, b)
+        net.heap_push(self.ht, self.hs, self.hk, self.ha, self.hb, self.meta, float(t), kind,
+                      a, b)
 
     # --- the loop -----------------------------------------------------------------
     def drive(self, rng, progress):
@@ -565,29 +487,32 @@ class _Simulation:
         horizon = 0.0
         wall = 0.0
         shown = 0.0
+        _cache.ensure_fresh()
+        if _cache.will_compile():
+            print(f"ctlcc: compiling the packet engine, about {_COMPILE_SECONDS} s, once "
+                  f"(cached on disk afterwards)", file=sys.stderr, flush=True)
         while horizon < self.duration:
             horizon = min(self.duration, horizon + chunk)
             while True:
                 start = time.perf_counter()
-                code = K.run_kernel(
-                    horizon, self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb,
-                    self.pi, self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
-                    self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
-                    self.ph_t, self.ph_v, self.rh_t, self.rh_v, self.bott, self.samp_t,
-                    self.samp_w, self.samp_r, self.samp_sent, self.samp_dlv, self.samp_q,
-                    self.rtt_buf, self.drop_buf, rng)
+                code = dispatch.run_kernel(horizon, self.ctx(), rng)
+                if code == K.NEED_LAW:
+                    self._law(int(self.meta[K.M_LAW_FLOW]))
                 wall += time.perf_counter() - start
                 if code == K.DONE:
                     break
-                if code == K.NEED_LAW:
-                    self._law(int(self.meta[K.M_LAW_FLOW]))
-                elif code == K.NEED_POOL:
+                if code == K.NEED_POOL:
                     size = 2 * self.pi.shape[0]
                     self._alloc_pool(size, (self.pi, self.pf, self.free))
                     self._alloc_heap(size + 64 * len(self.scenario.flows) + 256)
                 elif code == K.NEED_TRACE:
                     self.rtt_buf = _grow(self.rtt_buf, int(self.meta[K.M_NRTT]))
                     self.drop_buf = _grow(self.drop_buf, int(self.meta[K.M_NDROP]))
+                elif code == K.UNDISPATCHED:
+                    name = senders_mod.REGISTRY[int(self.meta[K.M_UNDISPATCHED]) - 1].name
+                    raise RuntimeError(
+                        f"sender {name!r} is registered but a hook of "
+                        f"ctlcc.sim._core.dispatch does not dispatch it")
             if bar is not None:
                 bar.update(horizon - shown)
                 shown = horizon
@@ -596,32 +521,22 @@ class _Simulation:
         self.g[K.G_NOW] = self.duration
         return wall
 
+    def ctx(self):
+        """The run's arrays as the kernel's namedtuple."""
+        return net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.pi,
+                       self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
+                       self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
+                       self.ph_t, self.ph_v, self.rh_t, self.rh_v, self.tab, self.bott,
+                       self.samp_t, self.samp_w, self.samp_r, self.samp_sent, self.samp_dlv,
+                       self.samp_q, self.rtt_buf, self.drop_buf)
+
     def _law(self, f):
-        """Evaluate the law a flow is waiting for (ctlcc.laws, never a copy)."""
-        ff, fi = self.ff, self.fi
-        flow = self.scenario.flows[f]
-        kind = fi[f, K.I_LAW_KIND]
-        if kind == K.LAW_STPD:
-            rtt, rtt_min = ff[f, K.F_LAW_A], ff[f, K.F_LAW_B]
-            rate = stpd_law.service_rate(ff[f, K.F_LAW_C], ff[f, K.F_LAW_D])
-            if callable(flow.stpd_gains):
-                kp, kd = flow.stpd_gains(rate * rtt_min)
-            else:
-                kp, kd = flow.stpd_gains
-            buf = stpd_law.buffer_estimate(rtt, rtt_min, rate)
-            err = stpd_law.control_error(stpd_law.REFERENCE_OCCUPANCY, buf)
-            cwnd = stpd_law.pd_update(ff[f, K.F_CWND], err, ff[f, K.F_PREV_ERR], kp, kd)
-            # a window holds at least one packet and at most the receiver window
-            ff[f, K.F_CWND] = min(max(float(cwnd), 1.0), float(self.scenario.tcp.max_window))
-            ff[f, K.F_PREV_ERR] = err
-        elif kind == K.LAW_PRIMO_RATE:
-            ff[f, K.F_RATE] = primo_law.next_rate(
-                ff[f, K.F_LAW_A], ff[f, K.F_LAW_B], ff[f, K.F_LAW_C],
-                max(ff[f, K.F_LAW_D], 0.0), ff[f, K.F_LAW_E], flow.primo)
-        elif kind == K.LAW_PRIMO_TIMEOUT:
-            ff[f, K.F_RATE], ff[f, K.F_PRIMO_TO] = primo_law.timeout_backoff(
-                ff[f, K.F_RATE], ff[f, K.F_PRIMO_TO])
-        fi[f, K.I_LAW_STATE] = 2
+        """Evaluate a user-supplied callable a flow is waiting for (ST-PD gains)."""
+        from .senders import stpd as stpd_sender
+
+        kp, kd = self.callbacks[f](stpd_sender.perceived_bdp(self.ff, f))
+        self.ff[f, stpd_sender.F_KP] = check_nonnegative("kp", float(kp))
+        self.ff[f, stpd_sender.F_KD] = check_nonnegative("kd", float(kd))
 
     # --- results ------------------------------------------------------------------
     def result(self, seed, wall):

@@ -408,7 +408,7 @@ class Reno:
 
 @dataclass(frozen=True)
 class Stpd:
-    """ST-PD TCP's PD rate law (thesis 002 eqs. 3.3-3.5, 4.1) as a fluid.
+    """ST-PD TCP's PD rate law (Xu (2002), eqs. 3.3-3.5, 4.1) as a fluid.
 
     Each step the sender forms its occupancy estimate with
     :func:`ctlcc.laws.stpd.buffer_estimate` (round trip, propagation delay,
@@ -462,7 +462,7 @@ class Stpd:
 
 @dataclass(frozen=True)
 class Primo:
-    """Primo's Algorithm 1 (paper 001 §III) as a fluid.
+    """Primo's Algorithm 1 (Chatté, Ducourthial & Niculescu (2006), §III) as a fluid.
 
     Primo updates its rate before every packet; ``x dt`` packets leave in a
     step, and ``k`` updates of Algorithm 1 with frozen inputs compose to one

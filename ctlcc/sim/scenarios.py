@@ -30,14 +30,13 @@ import math
 from dataclasses import dataclass, field, replace
 
 from .._validation import (
-    check_choice,
     check_interval,
     check_nonnegative,
     check_positive,
     check_positive_int,
 )
 from ..errors import ParameterError
-from ..laws.primo import PrimoParams
+from .senders import PROTOCOLS, SenderSpec, resolve
 
 __all__ = [
     "PROTOCOLS",
@@ -65,9 +64,9 @@ __all__ = [
     "cbraa_fig2",
 ]
 
-#: Sender algorithms the engine runs ("cbr" and "poisson" are open-loop
-#: sources without ACKs, used to check the engine against queueing theory).
-PROTOCOLS = ("reno", "newreno", "tahoe", "vegas", "stpd", "primo", "cbr", "poisson")
+# PROTOCOLS (re-exported from ctlcc.sim.senders, whose registry is the one list):
+# the sender algorithms the engine runs ("cbr" and "poisson" are open-loop
+# sources without ACKs, used to check the engine against queueing theory).
 
 #: Default buffer of access and egress links: large, so that only the
 #: bottleneck queues drop. [packets]
@@ -239,8 +238,10 @@ class Flow:
     ----------
     path : tuple of str
         Nodes from source to destination; ACKs return along the reverse.
-    protocol : str
-        One of :data:`PROTOCOLS`.
+    protocol : str or SenderSpec, optional
+        One of :data:`PROTOCOLS` (the sender with the paper's defaults) or
+        a sender spec; after construction always the protocol's name.
+        Default: the name of ``sender``, or "reno".
     start : float
         Time the sender starts, >= 0. [s]
     stop : float
@@ -248,51 +249,40 @@ class Flow:
         > start; ``inf`` for the whole run. [s]
     name : str, optional
         Label used in results (default "flow<i>").
-    stpd_gains : tuple (kp, kd) or callable
-        ST-PD PD gains: fixed, or ``gains(bdp) -> (kp, kd)`` called once
-        per round trip with the sender's bandwidth-delay estimate
-        S(n)*RTT_min [packets] (the fuzzy supervisor's input, §3.4.3.2).
-        Default (0.368, 0.033): the averaged gains as printed in thesis
-        §4.3.3.  (README "Findings": the printed poles belong to the swapped
-        pair in the per-slot loop; in this per-round-trip window loop,
-        z^2 - (1 - kp - kd) z - kd, both pairs are stable.)  Fixed gains
-        grow the window by about kp packets per round trip while the queue
-        is empty, which is slow on long paths (the thesis' fuzzy supervisor
-        raises the gains with the BDP): pass a callable there.
-    primo : PrimoParams
-        Primo's parameters (used when protocol == "primo").
-    rate : float or None
-        Sending rate of the open-loop sources "cbr" and "poisson", > 0
-        (required for them, ignored otherwise). [packets/s]
+    sender : SenderSpec, optional
+        The sender and its parameters, e.g. ``Stpd(gains=(0.033, 0.368))``,
+        ``Primo(PrimoParams(tau=2))``, ``Cbr(rate=100)`` (see
+        :mod:`ctlcc.sim.senders`); after construction always set.
+
+    Examples
+    --------
+    >>> from ctlcc.sim.senders import Stpd
+    >>> f = Flow(("S", "D"), sender=Stpd(gains=(0.1, 0.2)))
+    >>> f.protocol, f.sender.gains
+    ('stpd', (0.1, 0.2))
+    >>> Flow(("S", "D"), "stpd").sender == Stpd()
+    True
     """
 
     path: tuple
-    protocol: str = "reno"
+    protocol: object = None
     start: float = 0.0
     stop: float = math.inf
     name: str = None
-    stpd_gains: object = (0.368, 0.033)
-    primo: PrimoParams = field(default_factory=PrimoParams)
-    rate: float = None
+    sender: SenderSpec = None
 
     def __post_init__(self):
         object.__setattr__(self, "path", tuple(self.path))
-        if self.protocol in ("cbr", "poisson"):
-            if self.rate is None:
-                raise ParameterError(f"rate [packets/s] is required for protocol {self.protocol!r}")
-            check_positive("rate", self.rate)
         if len(self.path) < 2:
             raise ParameterError(f"path must name at least two nodes, got {self.path!r}")
-        check_choice("protocol", self.protocol, PROTOCOLS)
+        spec = resolve(self.protocol, self.sender)
+        object.__setattr__(self, "sender", spec)
+        object.__setattr__(self, "protocol", spec.name)
         check_nonnegative("start", self.start)
         if not (self.stop > self.start):
             raise ParameterError(
                 f"stop must be > start (a flow cannot stop before it starts); "
                 f"got start={self.start!r}, stop={self.stop!r}")
-        if not callable(self.stpd_gains):
-            kp, kd = self.stpd_gains
-            check_nonnegative("kp", kp)
-            check_nonnegative("kd", kd)
 
 
 @dataclass(frozen=True)
@@ -426,8 +416,26 @@ class Scenario:
         return self.payload_bytes / (self.payload_bytes + self.header_bytes)
 
     def with_flows(self, **changes):
-        """Copy with every flow changed by ``dataclasses.replace(**changes)``."""
+        """Copy with every flow changed by ``dataclasses.replace(**changes)``.
+
+        ``protocol="name"`` alone gives every flow that protocol's default
+        sender; ``sender=spec`` alone (or ``protocol=spec``) gives them that
+        spec.
+        """
+        if "protocol" in changes and "sender" not in changes:
+            changes["sender"] = None
+        if "sender" in changes and "protocol" not in changes:
+            changes["protocol"] = None
         return replace(self, flows=tuple(replace(f, **changes) for f in self.flows))
+
+    def __repr__(self):
+        senders = {}
+        for f in self.flows:
+            senders[repr(f.sender)] = senders.get(repr(f.sender), 0) + 1
+        flows = ", ".join(f"{n} x {s}" for s, n in senders.items())
+        return (f"Scenario({self.name!r}: {len(self.links)} links, {len(self.flows)} flows "
+                f"[{flows}], bottlenecks={list(self.bottlenecks)}, "
+                f"{self.payload_bytes}+{self.header_bytes} B packets)")
 
 
 def single_bottleneck(access_rate=10e6, access_delay=0.2e-3, bottleneck_rate=1.5e6,
@@ -860,7 +868,7 @@ def _as_loss(loss):
 
 
 def _per_flow(name, value, n):
-    if isinstance(value, (str, int, float)):
+    if isinstance(value, (str, int, float, SenderSpec)) or value is None:
         return [value] * n
     values = list(value)
     if len(values) != n:

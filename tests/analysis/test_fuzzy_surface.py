@@ -1,4 +1,4 @@
-"""Stability surfaces of the fuzzy-tuned ST-PD loop (thesis 002 §3.4.3.2, §4.3)."""
+"""Stability surfaces of the fuzzy-tuned ST-PD loop (Xu (2002), §3.4.3.2, §4.3)."""
 
 import csv
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The bottleneck queue (thesis 002 eqs. 4.5-4.7) and slot conversions."""
+"""The bottleneck queue (Xu (2002), eqs. 4.5-4.7) and slot conversions."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Primo's per-regime z-domain loops (001_adc93c9d0a027d91, §III, Algorithm 1)."""
+"""Primo's per-regime z-domain loops (Chatté, Ducourthial & Niculescu (2006), §III, Algorithm 1)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""ST-PD's closed loop derived from its law (thesis 002 §4.3.2-4.3.3)."""
+"""ST-PD's closed loop derived from its law (Xu (2002), §4.3.2-4.3.3)."""
 
 import numpy as np
 import pytest

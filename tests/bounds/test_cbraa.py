@@ -11,7 +11,7 @@ B, R, Wm, i = sp.symbols("B R W_max i", positive=True)
 
 
 def _exact_forms():
-    """004 §2-§3.1: N = sum_{i=Wmax/2}^{Wmax} i, Wmax = (9/7) B R, Cycle = N/B."""
+    """Ait-Hellal, Yamamoto & Leduc (1999), §2-§3.1: N = sum_{i=Wmax/2}^{Wmax} i, Wmax = (9/7) B R, Cycle = N/B."""
     n = sp.summation(i, (i, Wm / 2, Wm))
     cyc = sp.expand((n / B).subs(Wm, sp.Rational(9, 7) * B * R))
     return cyc, sp.simplify(1 / (B * cyc))
@@ -34,10 +34,10 @@ def test_loss_th_exact_form():
 @pytest.mark.parametrize(
     "printed, exact, rounds, source",
     [
-        (0.62, sp.Rational(243, 392), True, "004 eq. (3) / Figure 1"),
-        (0.96, sp.Rational(27, 28), True, "004 eq. (3) / Figure 1"),
-        (1.61, sp.Rational(392, 243), True, "004 eq. (4)"),
-        (1.54, sp.Rational(14, 9), False, "004 eq. (4): 14/9 = 1.556 rounds to 1.56"),
+        (0.62, sp.Rational(243, 392), True, "Ait-Hellal, Yamamoto & Leduc (1999), eq. (3) / Figure 1"),
+        (0.96, sp.Rational(27, 28), True, "Ait-Hellal, Yamamoto & Leduc (1999), eq. (3) / Figure 1"),
+        (1.61, sp.Rational(392, 243), True, "Ait-Hellal, Yamamoto & Leduc (1999), eq. (4)"),
+        (1.54, sp.Rational(14, 9), False, "Ait-Hellal, Yamamoto & Leduc (1999), eq. (4): 14/9 = 1.556 rounds to 1.56"),
     ],
 )
 def test_printed_constants_vs_exact(printed, exact, rounds, source):

@@ -1,4 +1,4 @@
-"""IFTP bandwidth (003 §5): every closed form against brute-force enumeration."""
+"""IFTP bandwidth (ElAarag & Bassiouni (2002), §5): every closed form against brute-force enumeration."""
 
 import csv
 from pathlib import Path
@@ -183,7 +183,7 @@ def test_nonideal_bandwidth_matches_an_enumerated_cycle(even):
 # ---- worst case, eq. (27) -----------------------------------------------------------
 
 def test_worst_case_timeout_is_64_ms_from_eq_9():
-    assert iftp.worst_case_timeout() == pytest.approx(0.064)               # 003 §5.3
+    assert iftp.worst_case_timeout() == pytest.approx(0.064)               # ElAarag & Bassiouni (2002), §5.3
     assert iftp.worst_case_bandwidth(8000.0, 0.008) == pytest.approx(8000.0 / 0.072)
 
 

@@ -20,7 +20,7 @@ def _sawtooth():
 
 
 def test_cycle_packets_is_three_eighths_w_w_plus_2():
-    """004 §2: N = (3/8) Wmax (Wmax + 2) -- symbolic sum over the sawtooth."""
+    """Ait-Hellal, Yamamoto & Leduc (1999), §2: N = (3/8) Wmax (Wmax + 2) -- symbolic sum over the sawtooth."""
     packets, _ = _sawtooth()
     assert sp.simplify(packets - sp.Rational(3, 8) * W * (W + 2)) == 0
 
@@ -35,11 +35,11 @@ def test_floyd_constant_is_sqrt_3_over_2_from_the_sawtooth():
     C = sp.limit(c_expr, W, sp.oo)
     assert sp.simplify(C - sp.sqrt(sp.Rational(3, 2))) == 0
     assert mathis_constant("floyd") == pytest.approx(float(C), rel=1e-15)
-    assert round(float(C), 2) == 1.22                              # printed in 004 §2 for [8]
+    assert round(float(C), 2) == 1.22                              # printed in Ait-Hellal, Yamamoto & Leduc (1999), §2 for [8]
 
 
 def test_cbraa_constant_from_average_rtt_over_a_cycle():
-    """004 §2: R̄ = sum_{i=W/2}^{W} (i/N)(i/B) ~ (7/9) W/B, W̄ = R̄ B, p = 1/N.
+    """Ait-Hellal, Yamamoto & Leduc (1999), §2: R̄ = sum_{i=W/2}^{W} (i/N)(i/B) ~ (7/9) W/B, W̄ = R̄ B, p = 1/N.
 
     The rate is B = W̄/R̄ and C = B R̄ sqrt(p) = W̄ sqrt(p), to leading order.
     """
@@ -51,12 +51,12 @@ def test_cbraa_constant_from_average_rtt_over_a_cycle():
     C = sp.limit(wbar * sp.sqrt(1 / packets), W, sp.oo)
     assert sp.simplify(C - sp.Rational(7, 9) * sp.sqrt(sp.Rational(8, 3))) == 0
     assert mathis_constant("cbraa") == pytest.approx(float(C), rel=1e-15)
-    assert round(float(C), 4) == 1.2701                            # 004 eq. (2)
-    assert round(float(C), 2) == 1.27                              # 004 §2 text
+    assert round(float(C), 4) == 1.2701                            # Ait-Hellal, Yamamoto & Leduc (1999), eq. (2)
+    assert round(float(C), 2) == 1.27                              # Ait-Hellal, Yamamoto & Leduc (1999), §2 text
 
 
 def test_mathis_constant_is_only_quoted():
-    """1.30 is quoted by 004 §2 from Mathis et al. 1997 ([10]); not derived."""
+    """1.30 is quoted by Ait-Hellal, Yamamoto & Leduc (1999), §2 from Mathis et al. 1997 ([10]); not derived."""
     assert mathis_constant("mathis") == 1.30
 
 
@@ -113,3 +113,10 @@ def test_bad_input(args, kwargs, exc, match):
 def test_bad_model_is_a_value_error():
     with pytest.raises(ValueError, match="model must be one of"):
         mathis_constant("vegas")
+
+
+def test_default_constant_is_the_textbook_square_root_of_three_halves():
+    # Issue 15: the default is the textbook sqrt(3/2) (Mathis et al. 1997's
+    # deterministic sawtooth), the others are asked for by name.
+    assert mathis_constant() == mathis_constant("floyd") == pytest.approx(np.sqrt(1.5), rel=1e-15)
+    assert mathis_rate(0.01, 0.1) == mathis_rate(0.01, 0.1, C="floyd")

@@ -80,13 +80,13 @@ def test_timeouts_lower_the_rate():
 def test_tfrc_defaults_t_rto_to_4r_and_b_to_1():
     """RFC 5348 §3.1: "t_RTO = 4*R" and b = 1."""
     p, r = np.logspace(-4, -0.1, 20), 0.08
-    np.testing.assert_allclose(tfrc_rate(p, r), tfrc_rate(p, r, b=1, t_rto=4 * r), rtol=1e-15)
+    np.testing.assert_allclose(tfrc_rate(p, r), tfrc_rate(p, r, b=1, rto=4 * r), rtol=1e-15)
 
 
 def test_tfrc_equals_pftk_approximation_when_uncapped():
     """RFC 5348's equation is PFTK eq. (33) without the min(1, .) cap and Wmax."""
     p = np.logspace(-5, -1.5, 30)                      # 3 sqrt(3p/8) < 1 here
-    np.testing.assert_allclose(tfrc_rate(p, 0.1, t_rto=0.4), pftk_rate(p, 0.1, 0.4, approximate=True),
+    np.testing.assert_allclose(tfrc_rate(p, 0.1, rto=0.4), pftk_rate(p, 0.1, 0.4, approximate=True),
                                rtol=1e-12)
 
 
@@ -121,10 +121,30 @@ def test_vectorised_matches_loop():
         (pftk_rate, (0.1, 0.1, 0.4), {"wmax": -3}, r"wmax must be in \(0, inf\)"),
         (pftk_rate, ([0.1, 2.0], 0.1, 0.4), {}, r"p must be in \(0, 1\], got 2.0"),
         (tfrc_rate, (1.1, 0.1), {}, r"p must be in \(0, 1\]"),
-        (tfrc_rate, (0.1, 0.1), {"t_rto": 0}, r"t_rto must be in \(0, inf\)"),
+        (tfrc_rate, (0.1, 0.1), {"rto": 0}, r"rto must be in \(0, inf\)"),
+        (pftk_rate, (0.1, 0.1), {"rto": -1}, r"rto must be in \(0, inf\)"),
         (tfrc_rate, (0.1, 0.1), {"mss": -1}, r"mss must be in \(0, inf\)"),
     ],
 )
 def test_bad_input(func, args, kwargs, match):
     with pytest.raises(ParameterError, match=match):
         func(*args, **kwargs)
+
+
+def test_pftk_and_tfrc_share_argument_conventions():
+    # Issue 15: (p, rtt, rto=None, mss=1.0, b=1) in both, rto defaulting to
+    # 4 rtt (RFC 5348 §3.1); with the same arguments the closed forms agree
+    # where RFC 5348 and PFTK eq. (33) coincide (3 sqrt(3bp/8) < 1, no wmax).
+    p, rtt = np.array([1e-3, 1e-2, 5e-2]), 0.1
+    np.testing.assert_allclose(tfrc_rate(p, rtt), pftk_rate(p, rtt, approximate=True), rtol=1e-12)
+    np.testing.assert_allclose(tfrc_rate(p, rtt, 0.3, 1460, 2),
+                               pftk_rate(p, rtt, 0.3, 1460, 2, approximate=True), rtol=1e-12)
+    assert pftk_rate(0.01, 0.1) == pftk_rate(0.01, 0.1, 0.4)
+
+
+def test_tfrc_t_rto_is_a_deprecated_alias():
+    with pytest.warns(DeprecationWarning, match="use rto="):
+        old = tfrc_rate(0.01, 0.1, t_rto=0.3)
+    assert old == tfrc_rate(0.01, 0.1, 0.3)
+    with pytest.raises(TypeError, match="both rto and its deprecated name t_rto"):
+        tfrc_rate(0.01, 0.1, 0.3, t_rto=0.3)

@@ -1,4 +1,4 @@
-"""Primo's Algorithm 1 (001_adc93c9d0a027d91, §III)."""
+"""Primo's Algorithm 1 (Chatté, Ducourthial & Niculescu (2006), §III)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""ST-PD's fuzzy supervisor (thesis 002 §3.4.3.2, §4.3.3)."""
+"""ST-PD's fuzzy supervisor (Xu (2002), §3.4.3.2, §4.3.3)."""
 
 import csv
 import json

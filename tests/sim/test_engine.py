@@ -12,6 +12,7 @@ import pytest
 
 from ctlcc.errors import ConservationError, ParameterError
 from ctlcc.sim import engine, run, scenarios as S
+from ctlcc.sim.senders import SENDERS
 from ctlcc.sim.scenarios import Bernoulli, Flow, GilbertElliott, Link, PacketList, Scenario
 
 RATE = 1.5e6  # [bit/s]
@@ -20,8 +21,9 @@ MU = RATE / WIRE_BITS  # service rate [packets/s]
 
 
 def _one_link(protocol, rate, loss=None, buffer=100_000):
+    sender = SENDERS[protocol](rate=rate)
     return Scenario("one_link", (Link("S", "D", RATE, 0.01, buffer, loss),),
-                    (Flow(("S", "D"), protocol, rate=rate),), (("S", "D"),))
+                    (Flow(("S", "D"), sender=sender),), (("S", "D"),))
 
 
 # --- queueing theory ------------------------------------------------------------------
@@ -206,8 +208,8 @@ def test_primo_criteria_of_open_loop_sources():
     # (fairness 100 %), link busy 80 % of the time (occupancy 80 %).
     rate = 0.4 * MU
     scenario = Scenario("two_cbr", (Link("S", "R", 10 * RATE, 1e-3), Link("R", "D", RATE, 0.01)),
-                        (Flow(("S", "R", "D"), "cbr", rate=rate),
-                         Flow(("S", "R", "D"), "cbr", rate=rate)), (("R", "D"),))
+                        (Flow(("S", "R", "D"), sender=SENDERS["cbr"](rate=rate)),
+                         Flow(("S", "R", "D"), sender=SENDERS["cbr"](rate=rate))), (("R", "D"),))
     result = run(scenario, 100.0, sample_interval=1.0)
     crit = result.efficiency(warmup=1.0)
     assert crit["goodput"] == 100.0

@@ -1,4 +1,4 @@
-"""Primo fluid model (paper 001 §III, Algorithm 1) against its algebra.
+"""Primo fluid model (Chatté, Ducourthial & Niculescu (2006), §III, Algorithm 1) against its algebra.
 
 Independent routes: Algorithm 1 applied packet by packet with
 ctlcc.laws.primo.next_rate in a plain loop (for the fluid's per-step

@@ -1,4 +1,4 @@
-"""ST-PD fluid model against the z-domain loop (thesis 002 §4.3.2-4.3.3).
+"""ST-PD fluid model against the z-domain loop (Xu (2002), §4.3.2-4.3.3).
 
 Independent routes: a line-by-line transcription of the per-slot equations
 (4.1), (4.2), (4.6) written here; the characteristic polynomial derived by

@@ -7,6 +7,7 @@ import pytest
 from ctlcc.errors import ParameterError
 from ctlcc.sim import scenarios as S
 from ctlcc.sim.scenarios import Bernoulli, Flow, GilbertElliott, Link, Scenario, TcpOptions
+from ctlcc.sim.senders import Stpd
 
 
 def _link(scenario, a, b):
@@ -109,6 +110,8 @@ BAD = [
     (lambda: Flow(("a", "b"), start=-1.0), r"start must be in \[0, inf\)"),
     (lambda: Flow(("a", "b"), protocol="cubic"), "protocol must be one of 'reno', 'newreno'"),
     (lambda: Flow(("a", "b"), protocol="cbr"), "rate .* is required"),
+    (lambda: Stpd(gains=(-0.1, 0.2)), r"kp must be in \[0, inf\)"),
+    (lambda: Stpd(gains="fast"), "gains must be a pair"),
     (lambda: Flow(("a",)), "at least two nodes"),
     (lambda: Scenario("x", (Link("a", "b", 1e6, 1e-3),), (Flow(("a", "c")),)),
      "uses a->c, which no link joins"),

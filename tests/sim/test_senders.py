@@ -3,7 +3,10 @@
 import numpy as np
 import pytest
 
+from dataclasses import replace
+
 from ctlcc.sim import run, scenarios as S
+from ctlcc.sim.senders import Stpd
 
 WIRE_BITS = 8 * 1054  # [bit]
 
@@ -63,7 +66,8 @@ def test_stpd_gains_callable_sees_the_path_bdp():
         seen.append(bdp)
         return 0.368, 0.033
 
-    scenario = S.thesis_fig3_7_sufficient(protocol="stpd").with_flows(stpd_gains=gains)
+    sender = replace(Stpd.legacy(), gains=gains)
+    scenario = S.thesis_fig3_7_sufficient(protocol=sender)
     run(scenario, 20.0)
     base = 2 * 20.2e-3 + WIRE_BITS / 10e6 + WIRE_BITS / 1.5e6 + 8 * 54 / 1.5e6 + 8 * 54 / 10e6
     expected = 1.5e6 / WIRE_BITS * base

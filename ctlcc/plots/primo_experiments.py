@@ -1,0 +1,354 @@
+# ctlcc.plots.primo_experiments - Primo's simulation figures (§V-§VI), re-run on ctlcc's engine
+"""Figures of :mod:`ctlcc.experiments.primo`, with the paper's numbers overlaid.
+
+Pentagons of the five criteria (Figs. 2-5), the criteria against the
+number of sources (§V-E) and the diagnosis of the many-sources collapse,
+Primo beside Reno (§I-B, §VII-B), the sending rates on Fig. 1-bottom
+(Figs. 6-7), and the table of every checked claim.
+"""
+
+import numpy as np
+
+from ..experiments import primo as exp
+from ..references import cite
+from ..sim.criteria import CRITERIA
+from . import ReportFigure, ReportTable, new_figure
+
+__all__ = ["plot_pentagon", "plot_pentagons", "plot_many_sources", "plot_startup",
+           "plot_collapse", "plot_mixed", "plot_multi_congestion", "claims_table",
+           "report_items"]
+
+COLOURS = {"reno": "C0", "sack": "C4", "vegas": "C2", "tfrc": "C1", "primo": "C3"}
+LABELS = {"reno": "Reno", "sack": "Sack", "vegas": "Vegas", "tfrc": "TFRC", "primo": "Primo"}
+CORNERS = ("sending\nstability", "reception\nstability", "goodput", "occupancy", "fairness")
+_TITLES = {"bandwidth": "shared link 1-16 Mb/s", "queue": "queue 5-50 packets",
+           "delay": "shared link delay 5-200 ms", "access_delay": "S2 access delay 1-50 ms"}
+# the paper's stated values that sit on a pentagon: sweep -> protocol -> criterion -> claim_id
+_ON_PENTAGON = {"access_delay": {"primo": {"fairness": "sec5d_primo_fairness"},
+                                 "vegas": {"fairness": "sec5d_vegas_fairness"}},
+                "delay": {"primo": {"sending_stability": "sec5c_primo_stability"}}}
+
+
+def plot_pentagon(sweep, ax=None):
+    """One sweep's pentagon: each protocol's criteria averaged over the sweep.
+
+    Parameters
+    ----------
+    sweep : SweepResult
+    ax : matplotlib polar Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if ax is None:
+        _, ax = new_figure(subplot_kw={"projection": "polar"})
+    ax.set_theta_offset(np.pi / 2)  # first corner on top, the paper's pentagon orientation
+    angles = 2 * np.pi * np.arange(5) / 5
+    closed = np.append(angles, angles[0])
+    pub = exp.published()
+    for p in sweep.protocols:
+        values = sweep.mean(p)
+        ax.plot(closed, np.append(values, values[0]), color=COLOURS.get(p), lw=1.5,
+                label=f"{LABELS.get(p, p)} (ctlcc)")
+        ax.fill(closed, np.append(values, values[0]), color=COLOURS.get(p), alpha=0.08)
+        for name, cid in _ON_PENTAGON.get(sweep.parameter, {}).get(p, {}).items():
+            k = CRITERIA.index(name)
+            ax.plot(angles[k], pub[cid]["value"], color=COLOURS.get(p), marker="*", ms=12,
+                    ls="none", mec="k", label=f"paper: {LABELS[p]} {name} "
+                                              f"{pub[cid]['value']:g} % ({pub[cid]['location']})")
+    ax.set_xticks(angles)
+    ax.set_xticklabels(CORNERS, fontsize="x-small")
+    ax.set_thetalim(0.0, 2 * np.pi)
+    ax.set_ylim(0, 100)
+    ax.set_yticks([25, 50, 75, 100])
+    ax.set_yticklabels(["25 %", "50 %", "75 %", "100 %"], fontsize="xx-small")
+    ax.set_title(f"{exp._FIGURE[sweep.parameter]}: {_TITLES[sweep.parameter]}",
+                 fontsize="small")
+    ax.legend(fontsize="xx-small", loc="upper left", bbox_to_anchor=(0.78, 1.12))
+    return ax
+
+
+def plot_pentagons(sweeps):
+    """Figs. 2-5 side by side.
+
+    Parameters
+    ----------
+    sweeps : sequence of SweepResult
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, axes = new_figure(2, 2, figsize=(11, 9.5), subplot_kw={"projection": "polar"})
+    for ax, sweep in zip(np.ravel(axes), sweeps):
+        plot_pentagon(sweep, ax)
+        values = ", ".join(_fmt_value(sweep.parameter, v) for v in sweep.values)
+        ax.text(0.5, -0.12, f"values: {values}; criteria [%] averaged", transform=ax.transAxes,
+                ha="center", fontsize="xx-small")
+    fig.suptitle(f"{cite('primo', 'Figs. 2-5')}: five criteria on Fig. 1-top (ctlcc runs)",
+                 fontsize="medium")
+    return fig
+
+
+def plot_many_sources(result):
+    """§V-E: fairness and sending stability against the number of sources.
+
+    Parameters
+    ----------
+    result : ManySourcesResult
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, axes = new_figure(1, 2, figsize=(11, 4.2))
+    styles = {"together": "-", "staggered": "--"}
+    for ax, name in zip(axes, ("fairness", "sending_stability")):
+        k = CRITERIA.index(name)
+        for i, p in enumerate(result.protocols):
+            for s, schedule in enumerate(result.schedules):
+                ax.plot(result.counts, result.criteria[i, s, :, k], styles[schedule],
+                        marker="o", color=COLOURS.get(p),
+                        label=f"{LABELS.get(p, p)}, {schedule}")
+        ax.set_xlabel("number of sources [1]")
+        ax.set_ylabel(f"{name.replace('_', ' ')} [%]")
+        ax.set_ylim(-2, 102)
+    pub = exp.published("sec5e_vegas_fairness_n")
+    axes[0].axhline(pub["high"], color="C2", ls=":", lw=1.0,
+                    label=f"paper: Vegas fairness at most {pub['high']:g} % (§V-E)")
+    axes[0].legend(fontsize="x-small")
+    fig.suptitle(f"{cite('primo', '§V-E')}: N sources on Fig. 1-top, together or "
+                 f"{result.stagger:g} s apart (paper: Primo 'not significantly affected')",
+                 fontsize="medium")
+    return fig
+
+
+def plot_startup(result):
+    """Utilisation and starved flows under three start-up/time-out readings.
+
+    Parameters
+    ----------
+    result : StartupDiagnosis
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, axes = new_figure(1, 2, figsize=(11, 4.2))
+    width = 0.8 / len(result.variants)
+    x = np.arange(result.counts.size)
+    for v, variant in enumerate(result.variants):
+        axes[0].bar(x + v * width, 100 * result.utilisation[:, v], width,
+                    label=variant.replace("_", " "))
+        axes[1].bar(x + v * width, result.starved[:, v], width, label=variant.replace("_", " "))
+    for ax in axes:
+        ax.set_xticks(x + width)
+        ax.set_xticklabels([f"N = {n}\n(C/N)/(1/2RTT) = {r:.2f}"
+                            for n, r in zip(result.counts, result.fair_share_over_threshold)],
+                           fontsize="x-small")
+        ax.set_xlabel("Primo flows started at 0 s (or within the jitter)")
+        ax.legend(fontsize="x-small")
+    axes[0].set_ylabel("shared link utilisation [%]")
+    axes[1].set_ylabel("flows below 10 % of the mean [1]")
+    fig.suptitle(f"{cite('primo', '§III-B, §III-D, §V-E')}: start-up lockstep and time-out "
+                 f"readings (jitter {1e3 * result.jitter:g} ms, {result.duration:g} s)",
+                 fontsize="medium")
+    return fig
+
+
+def plot_collapse(result, ax=None):
+    """Sending rates of N Primo flows against the time-out threshold.
+
+    Parameters
+    ----------
+    result : CollapseResult
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if ax is None:
+        _, ax = new_figure(figsize=(8, 4.5))
+    for j in range(result.n):
+        ax.semilogy(result.time, np.maximum(result.rate[:, j], 1e-3), lw=0.8,
+                    label=f"flow {j}" if j < 10 else None)
+    ax.axhline(np.nanmin(result.threshold), color="k", ls="--", lw=1.0,
+               label=f"1/(2 RTT_ref) = {np.nanmin(result.threshold):.1f} packets/s")
+    ax.axhline(result.fair_share, color="0.4", ls=":", lw=1.0,
+               label=f"fair share C/N = {result.fair_share:.1f} packets/s")
+    ax.set_xlabel("time [s]")
+    ax.set_ylabel("sending rate [packets/s]")
+    ax.set_ylim(1e-3, 1e3)
+    ax.set_title(f"{cite('primo', '§III-D')}: {result.n} Primo flows started together; "
+                 f"rates halve with no loss once 1/rate > TO", fontsize="small")
+    ax.legend(fontsize="xx-small", ncol=2)
+    return ax
+
+
+def plot_mixed(result, ax=None):
+    """Primo's share beside Reno against the buffer, for each start order.
+
+    Parameters
+    ----------
+    result : MixedResult
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if ax is None:
+        _, ax = new_figure(figsize=(7, 4.5))
+    for o, order in enumerate(result.orders):
+        ax.plot(result.buffers, result.primo_share[:, o], marker="o",
+                label=f"Primo share, {order.replace('_', ' ')}")
+        ax.plot(result.buffers, result.primo_rate[:, o], marker="x", ls=":",
+                color=f"C{o}", label=f"Primo mean rate / C, {order.replace('_', ' ')}")
+    ax.axhline(0.0, color="k", ls="--", lw=1.0,
+               label="paper §I-B: the corrective flow takes all the bandwidth")
+    ax.axhline(0.5, color="0.5", ls=":", lw=1.0, label="even split")
+    fixed = exp.interleaved_share(exp.primo_law.PrimoParams().F_str)
+    ax.axhline(fixed, color="C3", ls="-.", lw=1.0,
+               label=f"per-packet rcv_rate fixed point 1 - s = -F_str ln s: {fixed:.2f}")
+    ax.set_xlabel("shared queue [packets]")
+    ax.set_ylabel("Primo fraction [1]")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_title(f"{cite('primo', '§I-B, §VII-B')}: one Primo and one Reno flow on Fig. 1-top",
+                 fontsize="small")
+    ax.legend(fontsize="x-small")
+    return ax
+
+
+def plot_multi_congestion(together, staggered):
+    """Figs. 6-7: sending rates of flows a-e on Fig. 1-bottom.
+
+    Parameters
+    ----------
+    together, staggered : MultiCongestionResult
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    protocols = together.protocols
+    fig, axes = new_figure(len(protocols), 2, figsize=(11, 2.6 * len(protocols)), sharex=True,
+                           sharey=True)
+    axes = np.atleast_2d(axes)
+    for c, res in enumerate((together, staggered)):
+        for i, p in enumerate(res.protocols):
+            ax = axes[i, c]
+            for j, name in enumerate(res.flow_names):
+                ax.step(res.bin_time, res.send_rate[i, :, j], where="pre", lw=0.9,
+                        label=f"{name} ({res.hops[j]} hop{'s' if res.hops[j] > 1 else ''})")
+            ax.axhline(res.capacity / 3, color="k", ls="--", lw=1.0,
+                       label="paper §VI: one third of a link (Primo)")
+            ax.set_title(f"{LABELS.get(p, p)}, "
+                         f"{'Fig. 6: all together' if c == 0 else 'Fig. 7: a,b then c,d then e'}",
+                         fontsize="small")
+            ax.set_ylabel("sending rate [packets/s]")
+            if i == len(res.protocols) - 1:
+                ax.set_xlabel("time [s]")
+        axes[0, c].legend(fontsize="xx-small", ncol=2)
+    fig.suptitle(f"{cite('primo', 'Figs. 6-7')}: Fig. 1-bottom, router links 2 Mb/s 10 ms "
+                 f"(not printed; our choice), queues 30", fontsize="medium")
+    return fig
+
+
+def claims_table(claim_list):
+    """The checked claims as a report table."""
+    rows = tuple((c.id, c.location, c.claim, _cell(c.published), _cell(c.value), c.unit,
+                  c.verdict, c.reason, " ".join(str(s) for s in c.seeds)) for c in claim_list)
+    return ReportTable(
+        "primo_sim_claims",
+        f"Claims of {cite('primo', '§I, §V, §VI')} on its simulations "
+        f"(data/primo_sim_published.csv), checked on ctlcc's packet engine with Reno, Vegas "
+        f"and Primo (ctlcc.experiments.primo.claims; Sack and TFRC not yet in the engine).",
+        ("id", "location", "claim", "published", "ctlcc", "unit", "verdict", "reason", "seeds"),
+        rows)
+
+
+def report_items(results=None):
+    """Figures and the claims table for ``ctlcc report`` (quick settings)."""
+    res = exp.run_all(quick=True) if results is None else results
+    sweeps = [res[f"sweep_{p}"] for p in exp.QUICK_GRIDS]
+    yield ReportFigure(
+        "primo_fig2_5_pentagons",
+        f"Pentagons of the five criteria (§IV-C) on Fig. 1-top for Reno, Vegas and Primo, "
+        f"averaged over reduced sweeps (report; full grids: run_all(quick=False)), "
+        f"{sweeps[0].duration:g} s runs, warm-up {sweeps[0].warmup:g} s, rates per "
+        f"{sweeps[0].interval:g} s. Stars: the paper's stated values; Primo's 98 % fairness "
+        f"under heterogeneous RTT does not hold on packets.", plot_pentagons(sweeps))
+    m = res["many_sources"]
+    yield ReportFigure(
+        "primo_sec5e_many_sources",
+        f"§V-E: {', '.join(map(str, m.counts))} sources on Fig. 1-top, started together or "
+        f"{m.stagger:g} s apart; criteria over {m.duration:g} s after the last start.",
+        plot_many_sources(m))
+    s = res["startup"]
+    yield ReportFigure(
+        "primo_sec5e_startup_diagnosis",
+        "Why many Primo flows deliver nothing: together, their 4-packet bursts overflow the "
+        "30-packet queue and the failed flows restart in lockstep after the same 1-s timer; "
+        "jittered starts fill the link; removing the time-out back-off (a TCP-like time-out "
+        "that only fires on loss) keeps more flows alive.", plot_startup(s))
+    fig, ax = new_figure(figsize=(8, 4.5))
+    plot_collapse(res["collapse_together"], ax)
+    yield ReportFigure(
+        "primo_sec3d_timeout_collapse",
+        "Ten Primo flows started together (0.01 s samples): a flow whose gap between packets "
+        "exceeds TO = 2 RTT_ref gets no ACK within TO and halves its rate, with nothing lost; "
+        "the halved rate doubles the gap, so the flow falls silent.", fig)
+    fig, ax = new_figure(figsize=(7, 4.5))
+    plot_mixed(res["mixed"], ax)
+    yield ReportFigure(
+        "primo_sec1_against_reno",
+        "Primo beside Reno in one drop-tail queue: Primo keeps most of the link, against the "
+        "paper's §I-B statement; its reception rate, read per packet from back-to-back "
+        "arrivals, is the link rate, so its strong-congestion target 0.95 x rcv_rate stays "
+        "near the capacity.", fig)
+    yield ReportFigure(
+        "primo_fig6_7_multi_congestion",
+        "Sending rates on Fig. 1-bottom in 0.5 s bins, all flows together (left) and a,b at 0 s, "
+        "c,d at 5 s, e at 10 s (right).",
+        plot_multi_congestion(res["multi_together"], res["multi_staggered"]))
+    iv = res["intervals"]
+    yield ReportTable(
+        "primo_sec4c_sampling_interval",
+        f"{cite('primo', '§IV-C')} does not print the interval over which the rates of the "
+        f"stability criteria are measured. Sending / reception stability [%] on Fig. 1-top with "
+        f"the shared link delay {1e3 * iv.value:g} ms, for several intervals.",
+        ("protocol",) + tuple(f"sending, {t:g} s [%]" for t in iv.intervals)
+        + tuple(f"reception, {t:g} s [%]" for t in iv.intervals),
+        tuple((p,) + tuple(round(float(v), 1) for v in iv.sending[i])
+              + tuple(round(float(v), 1) for v in iv.reception[i])
+              for i, p in enumerate(iv.protocols)))
+    yield claims_table(exp.claims(res))
+
+
+def _fmt_value(parameter, value):
+    if parameter == "bandwidth":
+        return f"{value / 1e6:g} Mb/s"
+    if parameter == "queue":
+        return f"{value:g} packets"
+    return f"{1e3 * value:g} ms"
+
+
+def _cell(value):
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return "" if value is None else str(value)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+    from pathlib import Path
+
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "primo-sim-report")
+    out.mkdir(parents=True, exist_ok=True)
+    for item in report_items():
+        if isinstance(item, ReportFigure):
+            item.figure.savefig(out / f"{item.name}.png", dpi=110)
+        else:
+            print(item.name, len(item.rows), "rows")

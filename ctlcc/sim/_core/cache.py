@@ -1,0 +1,85 @@
+# ctlcc.sim._core.cache - keep numba's on-disk cache of the engine consistent (private)
+"""Invalidate the engine's numba cache when any of its sources changes.
+
+numba's ``cache=True`` keys a compiled function on its *own* file only, but
+the event loop compiles in functions of a dozen files (``_core``, the
+sender modules, the law cores of :mod:`ctlcc.laws`).  Editing a sender
+would leave a stale loop on disk.  :func:`ensure_fresh` hashes all those
+sources and, when the hash differs from the stamp left by the last
+compilation, removes every cached entry of those modules so that the next
+run recompiles them together.  :func:`will_compile` tells the engine to
+print its one-line notice before a cold compilation.
+"""
+
+import hashlib
+import sys
+from pathlib import Path
+
+__all__ = []
+
+_ROOT = Path(__file__).resolve().parents[2]  # the ctlcc package
+_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/stpd.py", "laws/primo.py",
+            "laws/tcp.py", "laws/vegas.py")
+_STAMP = "ctlcc_engine.stamp"
+
+
+def _digest():
+    h = hashlib.sha256()
+    for pattern in _SOURCES:
+        for path in sorted(_ROOT.glob(pattern)):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    h.update(sys.version.encode())
+    return h.hexdigest()
+
+
+def _cache_dirs():
+    from . import dispatch
+
+    dirs = {Path(dispatch.run_kernel._cache._cache_path)}
+    from ..senders import window
+
+    dirs.add(Path(window.timeout._cache._cache_path))
+    return dirs
+
+
+def _stamp_path():
+    from . import dispatch
+
+    return Path(dispatch.run_kernel._cache._cache_path) / _STAMP
+
+
+_CHECKED = []
+
+
+def ensure_fresh():
+    """Drop the cached engine if its sources changed since it was compiled (once per process)."""
+    if _CHECKED:
+        return
+    _CHECKED.append(True)
+    try:
+        stamp = _stamp_path()
+        digest = _digest()
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        modules = {p.stem for pattern in _SOURCES[:2] for p in _ROOT.glob(pattern)}
+        for directory in _cache_dirs():
+            if not directory.is_dir():
+                continue
+            for entry in directory.iterdir():
+                if entry.suffix in (".nbi", ".nbc") and entry.name.split(".")[0] in modules:
+                    entry.unlink(missing_ok=True)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # read-only install: numba falls back to compiling in memory
+        pass
+
+
+def will_compile():
+    """True when the event loop is neither loaded nor cached on disk."""
+    from . import dispatch
+
+    if dispatch.run_kernel.signatures:
+        return False
+    cache = dispatch.run_kernel._cache
+    return not (Path(cache._cache_path) / cache._cache_file._index_name).exists()

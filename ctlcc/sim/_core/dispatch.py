@@ -1,0 +1,245 @@
+# ctlcc.sim._core.dispatch - the event loop and the one switch per sender hook (private)
+"""The numba event loop; the only module that names every sender.
+
+Numba needs static dispatch, so each hook is an integer switch on the
+flow's protocol code (:data:`ctlcc.sim.senders.REGISTRY` order).  A code
+that no branch of a switch handles sets ``meta[M_UNDISPATCHED]`` and stops
+the loop with :data:`UNDISPATCHED`, so a sender registered but not
+dispatched fails loudly (tests/sim/test_registry.py runs every sender).
+"""
+
+import numba
+import numpy as np
+
+from ..senders import open_loop, primo, stpd, vegas, window
+from .layout import (
+    DONE, EV_ARRIVE, EV_DEFER, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STOP, F_CWND, F_RATE,
+    F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, I_ACTIVE, I_DELIVERED,
+    I_DROP_L, I_FWD_LEN, I_PACE_GEN, I_PROTO, I_REV_LEN, I_RTO_GEN, I_RTO_PENDING, I_SENT,
+    I_UNIQUE, K_LOSSES, M_EVENTS, M_HEAP, M_MARGIN, M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES,
+    M_PENDING, M_TRACE, M_UNDISPATCHED, NEED_LAW, NEED_POOL, NEED_TRACE, P_FLAG, P_FLOW, P_HOP,
+    P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, UNDISPATCHED,
+)
+from .net import (
+    cumulative_ack_receiver, emit_ack, enqueue, heap_pop, log_drop, log_rtt, lost, push,
+    release, waiting,
+)
+
+__all__ = []
+
+RENO, NEWRENO, TAHOE = window.RENO, window.NEWRENO, window.TAHOE
+VEGAS, STPD, PRIMO = vegas.CODE, stpd.CODE, primo.CODE
+CBR, POISSON = open_loop.CBR, open_loop.POISSON
+
+_inline = numba.njit(cache=True, inline="always")
+
+
+@_inline
+def undispatched(f, ctx):
+    ctx.meta[M_UNDISPATCHED] = ctx.fi[f, I_PROTO] + 1
+
+
+@_inline
+def on_start(now, f, ctx, rng):
+    proto = ctx.fi[f, I_PROTO]
+    if proto == RENO or proto == NEWRENO or proto == TAHOE:
+        window.on_start(now, f, ctx)
+    elif proto == VEGAS:
+        vegas.on_start(now, f, ctx)
+    elif proto == STPD:
+        stpd.on_start(now, f, ctx)
+    elif proto == PRIMO:
+        primo.on_start(now, f, ctx)
+    elif proto == CBR or proto == POISSON:
+        open_loop.send_one(now, f, proto == POISSON, ctx, rng)
+    else:
+        undispatched(f, ctx)
+
+
+@_inline
+def on_data(now, p, ctx):
+    """Receiver side of a data packet that reached its destination."""
+    f = ctx.pi[p, P_FLOW]
+    seq = ctx.pi[p, P_SEQ]
+    ctx.fi[f, I_DELIVERED] += 1
+    proto = ctx.fi[f, I_PROTO]
+    if proto == CBR or proto == POISSON:
+        open_loop.on_data(now, p, f, seq, ctx)
+    elif proto == PRIMO:
+        primo.on_data(now, p, f, seq, ctx)
+    elif proto == RENO or proto == NEWRENO or proto == TAHOE or proto == VEGAS \
+            or proto == STPD:
+        cumulative_ack_receiver(now, p, f, seq, ctx)
+        emit_ack(now, p, f, ctx)
+    else:
+        undispatched(f, ctx)
+        release(p, ctx.meta, ctx.free)
+
+
+@_inline
+def on_ack(now, p, ctx):
+    pi, pf = ctx.pi, ctx.pf
+    f = pi[p, P_FLOW]
+    ack = pi[p, P_SEQ]
+    echo = pf[p, Q_ECHO]
+    echo_retx = pi[p, P_RETX]
+    aux1 = pf[p, Q_AUX1]
+    aux2 = pf[p, Q_AUX2]
+    flag = pi[p, P_FLAG]
+    release(p, ctx.meta, ctx.free)
+    sample = now - echo
+    log_rtt(now, f, sample, ctx)
+    proto = ctx.fi[f, I_PROTO]
+    if proto == RENO or proto == NEWRENO or proto == TAHOE:
+        window.on_ack(now, f, ack, sample, echo_retx, proto, ctx)
+    elif proto == VEGAS:
+        vegas.on_ack(now, f, ack, sample, echo_retx, ctx)
+    elif proto == STPD:
+        stpd.on_ack(now, f, ack, sample, echo_retx, ctx)
+    elif proto == PRIMO:
+        primo.on_ack(now, f, ack, sample, aux1, aux2, flag, ctx)
+    else:
+        undispatched(f, ctx)
+
+
+@_inline
+def on_rto(now, f, ctx):
+    proto = ctx.fi[f, I_PROTO]
+    if proto == RENO or proto == NEWRENO or proto == TAHOE:
+        window.on_rto(now, f, ctx)
+    elif proto == VEGAS:
+        vegas.on_rto(now, f, ctx)
+    elif proto == STPD:
+        stpd.on_rto(now, f, ctx)
+    elif proto == PRIMO:
+        primo.on_rto(now, f, ctx)
+    else:
+        undispatched(f, ctx)
+
+
+@_inline
+def on_pace(now, f, ctx, rng):
+    proto = ctx.fi[f, I_PROTO]
+    if proto == CBR or proto == POISSON:
+        open_loop.send_one(now, f, proto == POISSON, ctx, rng)
+    elif proto == PRIMO:
+        primo.on_pace(now, f, ctx)
+    else:
+        undispatched(f, ctx)
+
+
+@_inline
+def on_defer(now, f, step, ctx):
+    """A sender's deferred step; True when Python must evaluate a user callable."""
+    proto = ctx.fi[f, I_PROTO]
+    if proto == STPD:
+        return stpd.on_defer(now, f, step, ctx)
+    if proto == PRIMO:
+        primo.on_defer(now, f, step, ctx)
+        return False
+    undispatched(f, ctx)
+    return False
+
+
+@_inline
+def on_resume(f, ctx):
+    """Finish the step a Python callable answered (its result is in the flow's columns)."""
+    proto = ctx.fi[f, I_PROTO]
+    if proto == STPD:
+        stpd.apply_law(f, ctx)
+    else:
+        undispatched(f, ctx)
+
+
+@_inline
+def arrive(now, p, c, ctx, rng):
+    """Packet p has crossed channel c."""
+    pi, fi = ctx.pi, ctx.fi
+    f = pi[p, P_FLOW]
+    hop = pi[p, P_HOP]
+    is_ack = pi[p, P_KIND] == 1
+    if (not is_ack) and lost(now, c, ctx.cf, ctx.ci, ctx.loss_list, rng):
+        ctx.ci[c, K_LOSSES] += 1
+        fi[f, I_DROP_L] += 1
+        log_drop(now, f, c, 1, 0, ctx.meta, ctx.drop_buf)
+        release(p, ctx.meta, ctx.free)
+        return
+    last = fi[f, I_REV_LEN] if is_ack else fi[f, I_FWD_LEN]
+    if hop + 1 < last:
+        pi[p, P_HOP] = hop + 1
+        nc = ctx.rpath[f, hop + 1] if is_ack else ctx.fpath[f, hop + 1]
+        enqueue(now, p, nc, ctx)
+        return
+    if is_ack:
+        on_ack(now, p, ctx)
+    else:
+        on_data(now, p, ctx)
+
+
+@numba.njit(cache=True)
+def run_kernel(until, ctx, rng):
+    """Process events with time < until; return a code (DONE, NEED_*, UNDISPATCHED)."""
+    g, meta, ht, ff, fi = ctx.g, ctx.meta, ctx.ht, ctx.ff, ctx.fi
+    if meta[M_PENDING] > 0:
+        on_resume(meta[M_PENDING] - 1, ctx)
+        meta[M_PENDING] = 0
+    while meta[M_HEAP] > 0:
+        if meta[M_UNDISPATCHED] != 0:
+            return UNDISPATCHED
+        if meta[M_NFREE] < meta[M_MARGIN] or meta[M_HEAP] + meta[M_MARGIN] + 64 * ff.shape[0] \
+                >= ht.shape[0]:
+            return NEED_POOL
+        if meta[M_TRACE] != 0 and (meta[M_NRTT] + 4 * meta[M_MARGIN] >= ctx.rtt_buf.shape[0]
+                                   or meta[M_NDROP] + 4 * meta[M_MARGIN]
+                                   >= ctx.drop_buf.shape[0]):
+            return NEED_TRACE
+        if ht[0] >= until:
+            return DONE
+        now, kind, a, b = heap_pop(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta)
+        g[G_NOW] = now
+        meta[M_EVENTS] += 1
+        if kind == EV_ARRIVE:
+            arrive(now, a, b, ctx, rng)
+        elif kind == EV_RTO:
+            if b != fi[a, I_RTO_GEN]:
+                continue
+            if now < ff[a, F_RTO_DEADLINE] and ff[a, F_RTO_DEADLINE] != np.inf:
+                ff[a, F_RTO_EVT] = ff[a, F_RTO_DEADLINE]
+                push(ctx, ff[a, F_RTO_DEADLINE], EV_RTO, a, b)
+                continue
+            fi[a, I_RTO_PENDING] = 0
+            if ff[a, F_RTO_DEADLINE] == np.inf or fi[a, I_ACTIVE] == 0:
+                continue
+            on_rto(now, a, ctx)
+        elif kind == EV_DEFER:
+            if on_defer(now, a, b, ctx):
+                meta[M_PENDING] = a + 1
+                return NEED_LAW
+        elif kind == EV_PACE:
+            if b != fi[a, I_PACE_GEN] or fi[a, I_ACTIVE] == 0:
+                continue
+            on_pace(now, a, ctx, rng)
+        elif kind == EV_START:
+            fi[a, I_ACTIVE] = 1
+            ff[a, F_ROUND_START] = now
+            on_start(now, a, ctx, rng)
+        elif kind == EV_STOP:
+            fi[a, I_ACTIVE] = 0
+            ff[a, F_RTO_DEADLINE] = np.inf
+            fi[a, I_PACE_GEN] += 1
+        elif kind == EV_SAMPLE:
+            k = meta[M_NSAMPLES]
+            if k < ctx.samp_t.shape[0]:
+                ctx.samp_t[k] = now
+                for f in range(ff.shape[0]):
+                    ctx.samp_w[k, f] = ff[f, F_CWND]
+                    ctx.samp_r[k, f] = ff[f, F_RATE]
+                    ctx.samp_sent[k, f] = fi[f, I_SENT]
+                    ctx.samp_dlv[k, f] = fi[f, I_UNIQUE]
+                for j in range(ctx.bott.shape[0]):
+                    ctx.samp_q[k, j] = waiting(now, ctx.bott[j], ctx.ci, ctx.ring_s)
+                meta[M_NSAMPLES] = k + 1
+                push(ctx, now + g[G_SAMPLE_DT], EV_SAMPLE, 0, 0)
+    if meta[M_UNDISPATCHED] != 0:
+        return UNDISPATCHED
+    return DONE

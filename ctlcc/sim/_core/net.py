@@ -1,0 +1,397 @@
+# ctlcc.sim._core.net - heap, channels, packet pool and shared transport (private)
+"""Pieces of the numba core that know no sender.
+
+Timing model of a directed channel (FIFO, drop-tail): a packet arriving at
+``t`` starts its transmission at ``max(t, end of the previous packet)``
+and reaches the far node ``size/rate + delay`` later.  The ring of
+``(start, end)`` of the packets still in the channel gives the occupancy
+at any instant, so one event per packet per hop suffices.
+
+Every function takes the run's arrays grouped in one namedtuple ``ctx``
+(:data:`Ctx`); the per-event helpers are inlined at the numba IR level
+(``inline="always"``), which removes the per-array reference counting a
+call would cost.  Helpers called from many places stay separate calls to
+bound compile time.
+"""
+
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+from .layout import (
+    C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
+    C_NEXT_SWITCH, C_P, C_RATE, C_WAIT_SUM, EV_ARRIVE, EV_RTO, F_CWND, F_LAST_RTT, F_MIN_RTT,
+    F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT, G_ACK_BITS,
+    G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP, I_ACK_SENT,
+    I_ACKS_RECEIVED, I_ACTIVE, I_DELIVERED, I_DROP_Q, I_RCV_NXT, I_RETX, I_ROUND_RTTS,
+    I_RTO_GEN, I_RTO_PENDING, I_RTT_SAMPLED, I_SENT, I_SND_MAX, I_SND_NXT, I_SND_UNA, I_UNIQUE,
+    K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN, K_LIST_OFF, K_LIST_POS, K_LOSS_KIND,
+    K_MAXQ, K_RING_COUNT, K_RING_HEAD, K_RING_OFF, K_SEEN, LOSS_BERNOULLI, LOSS_GE, LOSS_NONE,
+    M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_TRACE, P_FLAG, P_FLOW, P_HOP, P_KIND,
+    P_RETX, P_SEQ, Q_ECHO, Q_SENT_TIME,
+)
+
+__all__ = []
+
+#: The arrays of one run, grouped (see engine._Simulation for their shapes).
+Ctx = namedtuple("Ctx", [
+    "g", "meta", "ht", "hs", "hk", "ha", "hb", "pi", "pf", "free", "cf", "ci", "ring_s",
+    "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "ph_t", "ph_v", "rh_t",
+    "rh_v", "tab", "bott", "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_q",
+    "rtt_buf", "drop_buf"])
+
+_jit = numba.njit(cache=True)
+_inline = numba.njit(cache=True, inline="always")
+
+
+@_inline
+def heap_push(ht, hs, hk, ha, hb, meta, t, kind, a, b):
+    n = meta[M_HEAP]
+    seq = meta[M_HEAP_SEQ]
+    meta[M_HEAP_SEQ] = seq + 1
+    i = n
+    meta[M_HEAP] = n + 1
+    while i > 0:
+        parent = (i - 1) >> 1
+        if ht[parent] < t or (ht[parent] == t and hs[parent] < seq):
+            break
+        ht[i] = ht[parent]
+        hs[i] = hs[parent]
+        hk[i] = hk[parent]
+        ha[i] = ha[parent]
+        hb[i] = hb[parent]
+        i = parent
+    ht[i] = t
+    hs[i] = seq
+    hk[i] = kind
+    ha[i] = a
+    hb[i] = b
+
+
+@_inline
+def push(ctx, t, kind, a, b):
+    heap_push(ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.meta, t, kind, a, b)
+
+
+@_inline
+def heap_pop(ht, hs, hk, ha, hb, meta):
+    t0 = ht[0]
+    k0 = hk[0]
+    a0 = ha[0]
+    b0 = hb[0]
+    n = meta[M_HEAP] - 1
+    meta[M_HEAP] = n
+    if n > 0:
+        t = ht[n]
+        s = hs[n]
+        k = hk[n]
+        a = ha[n]
+        b = hb[n]
+        i = 0
+        while True:
+            c = 2 * i + 1
+            if c >= n:
+                break
+            if c + 1 < n and (ht[c + 1] < ht[c] or (ht[c + 1] == ht[c] and hs[c + 1] < hs[c])):
+                c += 1
+            if ht[c] > t or (ht[c] == t and hs[c] > s):
+                break
+            ht[i] = ht[c]
+            hs[i] = hs[c]
+            hk[i] = hk[c]
+            ha[i] = ha[c]
+            hb[i] = hb[c]
+            i = c
+        ht[i] = t
+        hs[i] = s
+        hk[i] = k
+        ha[i] = a
+        hb[i] = b
+    return t0, k0, a0, b0
+
+
+@_inline
+def lookup(ht_, hv, fi, f, head_col, count_col, target, default):
+    """Newest history value recorded at or before *target* (oldest if none)."""
+    count = fi[f, count_col]
+    if count == 0:
+        return default
+    head = fi[f, head_col]
+    size = ht_.shape[1]
+    idx = (head - 1) % size
+    for _ in range(count):
+        if ht_[f, idx] <= target:
+            return hv[f, idx]
+        idx = (idx - 1) % size
+    return hv[f, (head - count) % size]
+
+
+@_inline
+def record(ht_, hv, fi, f, head_col, count_col, t, v):
+    size = ht_.shape[1]
+    head = fi[f, head_col]
+    ht_[f, head] = t
+    hv[f, head] = v
+    fi[f, head_col] = (head + 1) % size
+    if fi[f, count_col] < size:
+        fi[f, count_col] += 1
+
+
+@_jit
+def waiting(now, c, ci, ring_s):
+    """Packets waiting (not in transmission) in channel c at time now."""
+    off = ci[c, K_RING_OFF]
+    size = ci[c, K_CAP] + 1
+    head = ci[c, K_RING_HEAD]
+    count = ci[c, K_RING_COUNT]
+    w = 0
+    for k in range(count):
+        if ring_s[off + (head + k) % size] > now:
+            w += 1
+    return w
+
+
+@_inline
+def alloc(meta, free):
+    meta[M_NFREE] -= 1
+    return free[meta[M_NFREE]]
+
+
+@_inline
+def release(p, meta, free):
+    free[meta[M_NFREE]] = p
+    meta[M_NFREE] += 1
+
+
+@_inline
+def log_drop(now, f, c, how, pkind, meta, drop_buf):
+    if meta[M_TRACE] != 0:
+        k = meta[M_NDROP]
+        drop_buf[k, 0] = now
+        drop_buf[k, 1] = f
+        drop_buf[k, 2] = c
+        drop_buf[k, 3] = how * 2 + pkind  # 0 queue/data, 1 queue/ack, 2 loss/data
+        meta[M_NDROP] = k + 1
+
+
+@_inline
+def enqueue(now, p, c, ctx):
+    """Offer packet p to channel c at time now (drop-tail)."""
+    ci, cf, pi, fi, meta = ctx.ci, ctx.cf, ctx.pi, ctx.fi, ctx.meta
+    off = ci[c, K_RING_OFF]
+    size = ci[c, K_CAP] + 1
+    head = ci[c, K_RING_HEAD]
+    count = ci[c, K_RING_COUNT]
+    ring_e = ctx.ring_e
+    while count > 0 and ring_e[off + head] <= now:
+        head = (head + 1) % size
+        count -= 1
+    ci[c, K_RING_HEAD] = head
+    ci[c, K_RING_COUNT] = count
+    ci[c, K_ARRIVALS] += 1
+    f = pi[p, P_FLOW]
+    if count >= size:
+        ci[c, K_DROPS] += 1
+        if pi[p, P_KIND] == 0:
+            fi[f, I_DROP_Q] += 1
+        else:
+            fi[f, I_ACK_DROP] += 1
+        log_drop(now, f, c, 0, pi[p, P_KIND], meta, ctx.drop_buf)
+        release(p, meta, ctx.free)
+        return
+    waiting_after = count  # the packet in transmission is not waiting
+    if waiting_after > ci[c, K_MAXQ]:
+        ci[c, K_MAXQ] = waiting_after
+    bits = ctx.g[G_DATA_BITS] if pi[p, P_KIND] == 0 else ctx.g[G_ACK_BITS]
+    start = cf[c, C_LAST_END]
+    if start < now:
+        start = now
+    end = start + bits / cf[c, C_RATE]
+    cf[c, C_LAST_END] = end
+    cf[c, C_WAIT_SUM] += start - now
+    cf[c, C_BUSY_SUM] += end - start
+    slot = off + (head + count) % size
+    ctx.ring_s[slot] = start
+    ring_e[slot] = end
+    ci[c, K_RING_COUNT] = count + 1
+    push(ctx, end + cf[c, C_DELAY], EV_ARRIVE, p, c)
+
+
+@_inline
+def lost(now, c, cf, ci, loss_list, rng):
+    """Does the loss model of channel c destroy the packet reaching its end?"""
+    kind = ci[c, K_LOSS_KIND]
+    if kind == LOSS_NONE:
+        return False
+    if kind == LOSS_BERNOULLI:
+        return rng.random() < cf[c, C_P]
+    if kind == LOSS_GE:
+        while cf[c, C_NEXT_SWITCH] <= now:
+            if ci[c, K_GE_BAD] == 1:
+                ci[c, K_GE_BAD] = 0
+                cf[c, C_NEXT_SWITCH] += rng.exponential(cf[c, C_MEAN_GOOD])
+            else:
+                ci[c, K_GE_BAD] = 1
+                cf[c, C_NEXT_SWITCH] += rng.exponential(cf[c, C_MEAN_BAD])
+        p = cf[c, C_LOSS_BAD] if ci[c, K_GE_BAD] == 1 else cf[c, C_LOSS_GOOD]
+        if p <= 0.0:
+            return False
+        return rng.random() < p
+    # packet list: count data packets crossing the channel
+    ci[c, K_SEEN] += 1
+    pos = ci[c, K_LIST_POS]
+    if pos < ci[c, K_LIST_LEN] and loss_list[ci[c, K_LIST_OFF] + pos] == ci[c, K_SEEN]:
+        ci[c, K_LIST_POS] = pos + 1
+        return True
+    return False
+
+
+@_inline
+def arm(t, f, ctx):
+    """(Re)start flow f's retransmission timer to fire at t.
+
+    Lazy: a pending event earlier than t is kept and re-pushed when it
+    fires early; a deadline earlier than the pending event gets a fresh
+    event (the old one is made stale by the generation counter).
+    """
+    ff, fi = ctx.ff, ctx.fi
+    ff[f, F_RTO_DEADLINE] = t
+    if fi[f, I_RTO_PENDING] == 0 or t < ff[f, F_RTO_EVT]:
+        fi[f, I_RTO_GEN] += 1
+        fi[f, I_RTO_PENDING] = 1
+        ff[f, F_RTO_EVT] = t
+        push(ctx, t, EV_RTO, f, fi[f, I_RTO_GEN])
+
+
+@_inline
+def send(now, f, seq, retx, flag, ctx):
+    """Put data segment *seq* of flow f on its first link."""
+    pi, pf, fi = ctx.pi, ctx.pf, ctx.fi
+    p = alloc(ctx.meta, ctx.free)
+    pi[p, P_FLOW] = f
+    pi[p, P_SEQ] = seq
+    pi[p, P_KIND] = 0
+    pi[p, P_HOP] = 0
+    pi[p, P_RETX] = retx
+    pi[p, P_FLAG] = flag
+    pf[p, Q_SENT_TIME] = now
+    pf[p, Q_ECHO] = 0.0
+    fi[f, I_SENT] += 1
+    if retx:
+        fi[f, I_RETX] += 1
+    enqueue(now, p, ctx.fpath[f, 0], ctx)
+
+
+@_inline
+def send_next(now, f, flag, ctx):
+    """Send the next new segment of a flow that does not retransmit."""
+    fi = ctx.fi
+    seq = fi[f, I_SND_NXT]
+    send(now, f, seq, 0, flag, ctx)
+    fi[f, I_SND_NXT] = seq + 1
+    fi[f, I_SND_MAX] = seq + 1
+
+
+@_jit
+def try_send(now, f, ctx):
+    """Window sender: send while the window allows; start the timer."""
+    ff, fi = ctx.ff, ctx.fi
+    if fi[f, I_ACTIVE] == 0:
+        return
+    window = int(ff[f, F_CWND])
+    if window < 1:
+        window = 1
+    maxw = int(ctx.g[G_MAX_WINDOW])
+    if window > maxw:
+        window = maxw
+    sent_any = False
+    while fi[f, I_SND_NXT] < fi[f, I_SND_UNA] + window:
+        seq = fi[f, I_SND_NXT]
+        retx = 1 if seq < fi[f, I_SND_MAX] else 0
+        send(now, f, seq, retx, 0, ctx)
+        fi[f, I_SND_NXT] = seq + 1
+        if seq + 1 > fi[f, I_SND_MAX]:
+            fi[f, I_SND_MAX] = seq + 1
+        sent_any = True
+    if sent_any and ff[f, F_RTO_DEADLINE] == np.inf:
+        arm(now + ff[f, F_RTO], f, ctx)
+
+
+@_inline
+def log_rtt(now, f, sample, ctx):
+    meta, fi = ctx.meta, ctx.fi
+    fi[f, I_ACKS_RECEIVED] += 1
+    if meta[M_TRACE] != 0 and fi[f, I_ACKS_RECEIVED] % int(ctx.g[G_RTT_EVERY]) == 0:
+        k = meta[M_NRTT]
+        ctx.rtt_buf[k, 0] = now
+        ctx.rtt_buf[k, 1] = f
+        ctx.rtt_buf[k, 2] = sample
+        meta[M_NRTT] = k + 1
+
+
+@_inline
+def delay_sample(f, sample, ctx):
+    """Delay measurements of an ACK whose echoed segment was not retransmitted."""
+    ff = ctx.ff
+    ff[f, F_LAST_RTT] = sample
+    if sample < ff[f, F_MIN_RTT]:
+        ff[f, F_MIN_RTT] = sample
+    if sample < ff[f, F_ROUND_MIN_RTT]:
+        ff[f, F_ROUND_MIN_RTT] = sample
+    ctx.fi[f, I_ROUND_RTTS] += 1
+
+
+@_inline
+def rto_estimate(f, sample, ctx):
+    """RFC 6298 (2.2)-(2.4) estimator (callers apply Karn's rule)."""
+    ff, fi, g = ctx.ff, ctx.fi, ctx.g
+    if fi[f, I_RTT_SAMPLED] == 0:
+        ff[f, F_SRTT] = sample
+        ff[f, F_RTTVAR] = sample / 2.0
+        fi[f, I_RTT_SAMPLED] = 1
+    else:
+        ff[f, F_RTTVAR] = 0.75 * ff[f, F_RTTVAR] + 0.25 * abs(ff[f, F_SRTT] - sample)
+        ff[f, F_SRTT] = 0.875 * ff[f, F_SRTT] + 0.125 * sample
+    rto = ff[f, F_SRTT] + 4.0 * ff[f, F_RTTVAR]
+    if rto < g[G_MIN_RTO]:
+        rto = g[G_MIN_RTO]
+    if rto > g[G_MAX_RTO]:
+        rto = g[G_MAX_RTO]
+    ff[f, F_RTO] = rto
+
+
+@_inline
+def cumulative_ack_receiver(now, p, f, seq, ctx):
+    """Receiver: in-order bookkeeping and a cumulative ACK for every data packet."""
+    fi, rbits = ctx.fi, ctx.rbits
+    nxt = fi[f, I_RCV_NXT]
+    ring = rbits.shape[1]
+    if seq == nxt:
+        nxt += 1
+        while rbits[f, nxt % ring] != 0:
+            rbits[f, nxt % ring] = 0
+            nxt += 1
+        fi[f, I_RCV_NXT] = nxt
+    elif seq > nxt and seq < nxt + ring:
+        rbits[f, seq % ring] = 1
+    fi[f, I_UNIQUE] = fi[f, I_RCV_NXT]
+    turn_into_ack(now, p, f, ctx)
+
+
+@_inline
+def turn_into_ack(now, p, f, ctx):
+    """Turn data packet p into its ACK (same pool slot); returns its send time."""
+    pi, pf, fi = ctx.pi, ctx.pf, ctx.fi
+    sent_time = pf[p, Q_SENT_TIME]
+    pi[p, P_KIND] = 1
+    pi[p, P_HOP] = 0
+    pi[p, P_SEQ] = fi[f, I_RCV_NXT]
+    pf[p, Q_ECHO] = sent_time
+    return sent_time
+
+
+@_inline
+def emit_ack(now, p, f, ctx):
+    ctx.fi[f, I_ACK_SENT] += 1
+    enqueue(now, p, ctx.rpath[f, 0], ctx)

@@ -1,0 +1,97 @@
+# ctlcc.sim.senders - the sender algorithms of the packet engine, one module per family
+"""Sender algorithms of the packet engine and their frozen specs.
+
+One module per family owns its state columns, its compiled hooks (start,
+ACK or feedback, timer, per-round-trip, deferred steps) and its spec:
+
+=========  ==================================  ======================================
+protocol   spec                                module
+=========  ==================================  ======================================
+reno       :class:`Reno`                       :mod:`.window`
+newreno    :class:`NewReno`                    :mod:`.window`
+tahoe      :class:`Tahoe`                      :mod:`.window`
+vegas      :class:`Vegas`                      :mod:`.vegas`
+stpd       :class:`Stpd`                       :mod:`.stpd`
+primo      :class:`Primo`                      :mod:`.primo`
+cbr        :class:`Cbr` (rate required)        :mod:`.open_loop`
+poisson    :class:`Poisson` (rate required)    :mod:`.open_loop`
+=========  ==================================  ======================================
+
+:data:`REGISTRY` is the single list of protocols: :data:`PROTOCOLS`, the
+validation messages and the codes of the compiled dispatch
+(:mod:`ctlcc.sim._core.dispatch`) derive from it; a sender registered here
+but missing from a switch of the dispatch makes the engine raise.
+
+``Flow(path, protocol="stpd")`` means ``Flow(path, sender=Stpd())`` (the
+paper's defaults); ``Flow(path, sender=Stpd(gains=(0.1, 0.2)))`` carries
+its own parameters.
+"""
+
+from ...errors import ParameterError
+from ._base import SenderSpec
+from .open_loop import Cbr, Poisson
+from .primo import Primo
+from .stpd import Stpd
+from .vegas import Vegas
+from .window import NewReno, Reno, Tahoe
+
+__all__ = ["SenderSpec", "Reno", "NewReno", "Tahoe", "Vegas", "Stpd", "Primo", "Cbr",
+           "Poisson", "REGISTRY", "SENDERS", "PROTOCOLS", "resolve"]
+
+#: Every sender the engine runs, in the order of their dispatch codes.
+REGISTRY = (Reno, NewReno, Tahoe, Vegas, Stpd, Primo, Cbr, Poisson)
+#: protocol name -> spec class.
+SENDERS = {cls.name: cls for cls in REGISTRY}
+#: The protocol names ("cbr" and "poisson" are open-loop sources without ACKs).
+PROTOCOLS = tuple(SENDERS)
+
+for _i, _cls in enumerate(REGISTRY):
+    if _cls.code != _i:
+        raise RuntimeError(f"sender {_cls.name!r} has dispatch code {_cls.code}, "
+                           f"registry position {_i}")
+
+
+def resolve(protocol=None, sender=None):
+    """The sender spec a flow runs.
+
+    Parameters
+    ----------
+    protocol : str, SenderSpec or None
+        A name of :data:`PROTOCOLS` (the spec with the paper's defaults) or
+        a spec.
+    sender : SenderSpec or None
+        A spec; when both are given they must name the same protocol.
+
+    Returns
+    -------
+    SenderSpec
+
+    Examples
+    --------
+    >>> resolve("vegas")
+    Vegas(alpha=None, beta=None, gamma=None)
+    >>> resolve("cubic")
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson'; got 'cubic'
+    """
+    if isinstance(protocol, SenderSpec):
+        if sender is not None and sender != protocol:
+            raise ParameterError(f"protocol and sender name two senders: {protocol!r} and "
+                                 f"{sender!r}")
+        return protocol
+    if sender is not None and not isinstance(sender, SenderSpec):
+        raise ParameterError(
+            f"sender must be a sender spec ({', '.join(c.__name__ for c in REGISTRY)}), "
+            f"got {sender!r}")
+    if protocol is None:
+        return sender if sender is not None else Reno()
+    if not isinstance(protocol, str) or protocol not in SENDERS:
+        raise ParameterError(f"protocol must be one of {', '.join(map(repr, PROTOCOLS))}; "
+                             f"got {protocol!r}")
+    if sender is not None:
+        if sender.name != protocol:
+            raise ParameterError(f"protocol={protocol!r} but sender={sender!r} runs "
+                                 f"{sender.name!r}")
+        return sender
+    return SENDERS[protocol]()

@@ -1,0 +1,69 @@
+# ctlcc.sim.senders.open_loop - CBR and Poisson sources (engine validation)
+"""Open-loop sources without ACKs: "cbr" (one packet every 1/rate) and
+"poisson" (exponential gaps of mean 1/rate), used to check the engine
+against queueing theory."""
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from ...errors import ParameterError
+from ..._validation import check_positive
+from .._core.layout import EV_PACE, F_CWND, F_RATE, I_PACE_GEN, I_UNIQUE
+from .._core.net import push, release, send_next
+from ._base import SenderSpec
+
+__all__ = ["Cbr", "Poisson"]
+
+CBR, POISSON = 6, 7
+
+
+@dataclass(frozen=True)
+class _OpenLoop(SenderSpec):
+    rate: float = None
+    window_based = False
+
+    def __post_init__(self):
+        if self.rate is None:
+            raise ParameterError(
+                f"rate [packets/s] is required for protocol {self.name!r}: "
+                f"pass sender={type(self).__name__}(rate=...)")
+        object.__setattr__(self, "rate", float(check_positive("rate", self.rate)))
+
+    def init_flow(self, ff, fi, tab, j, tcp):
+        ff[j, F_CWND] = np.nan
+        ff[j, F_RATE] = self.rate
+
+
+@dataclass(frozen=True)
+class Cbr(_OpenLoop):
+    """Constant bit rate: one packet every 1/rate. rate: [packets/s], > 0."""
+
+    name = "cbr"
+    code = CBR
+
+
+@dataclass(frozen=True)
+class Poisson(_OpenLoop):
+    """Poisson source: exponential gaps of mean 1/rate. rate: [packets/s], > 0."""
+
+    name = "poisson"
+    code = POISSON
+
+
+@numba.njit(cache=True)
+def send_one(now, f, poisson, ctx, rng):
+    """One packet, then the next one after 1/rate or an exponential gap."""
+    send_next(now, f, 0, ctx)
+    rate = ctx.ff[f, F_RATE]
+    gap = rng.exponential(1.0 / rate) if poisson else 1.0 / rate
+    ctx.fi[f, I_PACE_GEN] += 1
+    push(ctx, now + gap, EV_PACE, f, ctx.fi[f, I_PACE_GEN])
+
+
+@numba.njit(cache=True, inline="always")
+def on_data(now, p, f, seq, ctx):
+    """No receiver feedback: count the packet and free it."""
+    ctx.fi[f, I_UNIQUE] += 1
+    release(p, ctx.meta, ctx.free)

@@ -1,0 +1,134 @@
+"""Thesis §3.5.2 (Figs. 3.15-3.20) and §6 (Figs. 6.2-6.6): several connections.
+
+Where ctlcc's ST-PD sender does not reproduce the thesis the tests pin the finding
+(with the mechanism the report diagnoses), so a change of sender shows up here.
+"""
+
+import numpy as np
+import pytest
+
+from ctlcc.experiments import thesis
+from ctlcc.sim import jain_index
+
+
+def test_reno_keeps_the_fixed_bottleneck_full_and_vegas_one_flow_within_1_3(fixed_result):
+    """Fig. 3.15(a): Reno 'constantly overflows' the 20-packet buffer; Fig. 3.16(a): one
+    Vegas flow holds 1-3 packets (its alpha = 1, beta = 3 thresholds, Brakmo & Peterson)."""
+    reno = fixed_result.runs["reno"]
+    assert reno.queue[:, 0].max() == 20
+    assert reno.queue_drops.sum() > 3 * 5   # overflows in each of the 5 phases
+    vegas = fixed_result.runs["vegas"]
+    sel = (vegas.time >= 4.0) & (vegas.time < 12.0)
+    assert 1.0 - 1.0 <= vegas.queue[sel, 0].mean() <= 3.0
+
+
+def test_stpd_fixed_bottleneck_finding_late_joiner_takes_more(fixed_result):
+    """Fig. 3.17(b) claims fair shares; ctlcc's ST-PD gives the earlier flow less.
+
+    Finding (report): each flow's RTT_min is the smallest RTT it has seen, so a flow
+    that joins while ST-PD keeps ~1 packet queued starts with RTT_min inflated by that
+    queue and under-estimates the backlog; and rounds shorter than an RTT measure
+    S(n) at the bottleneck rate and cut small windows.  Independent bounds: the
+    phase 12-24 s shares are measured from the in-order deliveries; Jain < 0.95 means
+    the shares differ by more than about 20 %.
+    """
+    r = fixed_result.runs["stpd"]
+    first, second = r.rate_between(0, 14, 24), r.rate_between(1, 14, 24)
+    assert first < 0.5 * second
+    assert jain_index([first, second]) < 0.95
+    # the late joiner's smallest RTT sample is above the first flow's by >= 1 packet time
+    rtt = r.rtt
+    t_pkt = 8000 / 1.5e6
+    assert rtt[rtt[:, 1] == 1, 2].min() >= rtt[rtt[:, 1] == 0, 2].min() + t_pkt
+
+
+def test_stpd_moving_bottleneck_queues_and_s3_full_speed(moving_result):
+    """Fig. 3.19: queue near the designed level wherever the bottleneck is, and S3D3 at
+    the full 384 kb/s of its access link (its own bottleneck) from 45 s.
+
+    Bounds: mean queue <= 2 packets (ref 1 plus one for a second flow); S3D3 within
+    5 % of 384 kb/s after 2 s of start-up."""
+    r = moving_result.runs["stpd"]
+    assert r.queue[(r.time >= 2) & (r.time < 45), 0].mean() <= 2.0
+    assert r.queue[(r.time >= 47) & (r.time < 60), 1].mean() <= 2.0
+    assert moving_result.s3_rate["stpd"] >= 0.95 * 384e3
+
+
+def test_moving_bottleneck_shares_finding(moving_result):
+    """Figs. 3.19(b)/3.20(b): thesis says ST-PD halves R1R2 and Reno S1D1 gets 'a small
+    fraction'.  ctlcc: ST-PD S1D1 (the earlier flow) gets about a third; Reno S1D1 about
+    half (its 10 Mb/s access vs S2's 45 Mb/s does not lock it out in ctlcc's FIFO).
+    Bounds: shares from the in-order deliveries, 17-30 s."""
+    assert moving_result.s1_share["stpd"] < 0.45
+    assert 0.35 <= moving_result.s1_share["reno"] <= 0.65
+
+
+def test_stpd_gets_the_lower_share_beside_reno(mixed_result):
+    """Fig. 6.2(a): 'the ST-PD TCP connection gets a lower share' (reproduced)."""
+    assert mixed_result.stpd_share < 0.5
+
+
+def test_stpd_share_beside_reno_is_the_pd_fixed_point(mixed_result):
+    """Why ST-PD's share beside Reno is so low (finding, independent route).
+
+    ST-PD's law settles where its estimate (RTT - RTT_min) S = ref = 1 packet.  With a
+    Reno flow holding q packets at the bottleneck, RTT - RTT_min = q / C, so S = C / q:
+    ST-PD gets about 1/q of the link.  Tolerance: a factor 2, since q swings with Reno's
+    sawtooth and 1/q is a fixed point of the mean, not of the cycle."""
+    r = mixed_result.pair
+    sel = (r.time >= 5 + mixed_result.settle) & (r.time <= mixed_result.duration)
+    q = r.queue[sel, 0].mean()
+    assert 0.5 / q <= mixed_result.stpd_share <= 2.0 / q
+
+
+def test_mixed_lossy_finding(mixed_result):
+    """Figs. 6.4/6.6: thesis +10 % / +14 % for ST-PD over Reno as S2D2 with 1 % loss.
+
+    ctlcc's ST-PD delivers less than Reno there (finding; cause in the report: every
+    loss recovery yields an RTT sample and a round rate that read as a large queue, so
+    each loss cuts the ST-PD window by several packets, and it then regrows by kp per
+    RTT only).  Bound: ratio < 1 on every seed."""
+    assert np.all(mixed_result.shared_gain < 1.0)
+    assert np.all(mixed_result.own_gain < 1.0)
+
+
+def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result):
+    claims = thesis.claims({"fixed_bottleneck": fixed_result, "moving_bottleneck": moving_result,
+                            "mixed_reno": mixed_result})
+    ids = [c.id for c in claims]
+    assert len(ids) == len(set(ids)) == 4 + 4 + 4
+    by_id = {c.id.split("-", 2)[2]: c for c in claims}
+    assert by_id["fig6_2a_stpd_lower_share"].verdict == "reproduced"
+    assert by_id["fig3_17_stpd_fair"].verdict == "differs"
+    assert "Jain" in by_id["fig3_17_stpd_fair"].reason
+    assert by_id["fig6_4_gain_shared_loss"].seeds == (0, 1, 2)
+
+
+def test_fig6_1_places_the_loss_where_asked():
+    shared = thesis.fig6_1(loss=0.01)
+    own = thesis.fig6_1(loss=0.01, loss_link="S2R1")
+    lossy = lambda s: [(l.a, l.b) for l in s.links if l.loss is not None]  # noqa: E731
+    assert lossy(shared) == [("A", "B")]
+    assert lossy(own) == [("S1", "A")]          # S2 of the thesis is the second source
+    assert own.flows[1].path[0] == "S1" and own.flows[1].name == "S2D2"
+    assert [f.start for f in own.flows] == [0.0, 5.0]
+
+
+def test_fair_time_on_constructed_deliveries():
+    """_fair_time on a hand-made run: flow 1 delivers at 0.5 C for 3 s then both at C/2.
+
+    Flow 0 sends at 0.9 C then 0.5 C from 3 s, flow 1 at 0.1 C then 0.5 C.  By hand:
+    a 1 s average holding x s of the old rate is 0.5 C + 0.4 C x for flow 0, within
+    20 % of C/2 (0.1 C) once x <= 0.25 s: from t = 3.75 s on.
+    """
+    t = np.arange(0.0, 10.0 + 1e-9, 0.01)
+    pkt_rate = 1.5e6 / 8000
+    d0 = np.where(t < 3, 0.9 * pkt_rate * t, 0.9 * pkt_rate * 3 + 0.5 * pkt_rate * (t - 3))
+    d1 = np.where(t < 3, 0.1 * pkt_rate * t, 0.1 * pkt_rate * 3 + 0.5 * pkt_rate * (t - 3))
+    z = np.zeros((t.size, 2))
+    run = thesis.ThesisRun("x", 0, 10.0, ("a", "b"), t, z, z[:, :1], np.column_stack([d0, d1]),
+                           t, z, np.zeros((0, 3)), np.zeros(2), np.zeros(2), np.zeros(2),
+                           np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(0), np.zeros(0),
+                           8000.0)
+    got = thesis._fair_time(run, 0.0, 10.0, (0, 1), 1.5e6, 0.2, 1.0, step=0.01)
+    assert got == pytest.approx(3.75, abs=0.02)
