@@ -242,6 +242,25 @@ def test_sim_kind_keeps_per_flow_lists_and_the_criteria():
     assert row["jain"] == pytest.approx(g.sum() ** 2 / (2 * (g ** 2).sum()), rel=1e-12)
 
 
+def test_sim_gains_axis_is_the_stpd_sender_with_those_gains():
+    # independent route: the same preset built with an explicit Stpd(gains=...) sender
+    from ctlcc.sim import run as simulate
+    from ctlcc.sim.scenarios import preset
+    from ctlcc.sim.senders import Stpd
+    spec = Spec("sim", ["goodput_total_bps", "drops"],
+                fixed={"preset": "thesis_fig4_7", "protocol": "stpd", "loss": 1e-3,
+                       "duration": 10.0},
+                grid={"kp": [0.033, 0.368], "kd": [0.033]})
+    rows = run(spec, jobs=1, progress=False).rows()
+    for row in rows:
+        scenario = preset("thesis_fig4_7", protocol=Stpd(gains=(row["kp"], row["kd"])),
+                          loss=1e-3)
+        direct = simulate(scenario, 10.0, seed=row["seed"], progress=False)
+        assert row["goodput_total_bps"] == float(direct.goodputs_bps.sum())
+        assert row["drops"] == sum(f.dropped for f in direct.flows)
+    assert rows[0]["goodput_total_bps"] != rows[1]["goodput_total_bps"]
+
+
 def test_fluid_kind_reaches_the_mgt_equilibrium_window():
     # Reno fluid (Misra-Gong-Towsley / Hollot) with a fixed marking probability p and an
     # unsaturated link: dW/dt = 1/R - W^2 p / (2R) = 0 gives W = sqrt(2/p), rate W / Tp

@@ -13,7 +13,7 @@ and a table of :class:`Metric` s.
 import importlib
 import inspect
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 import numpy as np
@@ -123,7 +123,7 @@ def get_kind(name):
 _SIM_RUN = {"duration": None, "warmup": 0.0, "sample_interval": None, "bottleneck": 0}
 #: Scenario fields a sim point may set besides the builder's own parameters.
 _SCENARIO_FIELDS = ("payload_bytes", "header_bytes", "ack_bytes")
-#: ST-PD gains set on every flow (``Scenario.with_flows(stpd_gains=(kp, kd))``).
+#: ST-PD gains of every ST-PD flow (``ctlcc.sim.senders.Stpd(gains=(kp, kd))``).
 _SIM_GAINS = ("kp", "kd")
 
 
@@ -220,7 +220,10 @@ def _sim_evaluate(params, seed):
     if gains:
         if set(gains) != set(_SIM_GAINS):
             raise ParameterError(f"kp and kd must be given together; got only {set(gains)}")
-        scenario = scenario.with_flows(stpd_gains=(gains["kp"], gains["kd"]))
+        pair = (gains["kp"], gains["kd"])          # ctlcc.sim.senders.Stpd(gains=(kp, kd))
+        scenario = replace(scenario, flows=tuple(
+            replace(f, sender=replace(f.sender, gains=pair)) if f.protocol == "stpd" else f
+            for f in scenario.flows))
     result = run(scenario, run_args["duration"], seed=seed,
                  sample_interval=run_args["sample_interval"], progress=False)
     bottleneck = int(run_args["bottleneck"])
