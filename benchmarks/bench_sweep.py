@@ -17,7 +17,9 @@ Targets (issue #14), each printed as a figure measured in this run:
    so that a change in the machine's load hits both alike).
    Because that ratio needs two free cores, the script also times 40
    points that *sleep* 0.25 s on 1 and 2 workers: that ratio (ideal 0.5)
-   shows the dispatch and concurrency whatever the machine's load.
+   shows the dispatch and concurrency whatever the machine's load, and a
+   control runs CPU-bound tasks on plain Dask (no ctlcc) to show what the
+   machine gives two worker processes at the time.
 3. **Flat driver memory.** The driver's resident memory (RSS) while a
    10^4-point analytic sweep streams to disk, sampled every 50 ms, stays
    flat: RSS at 10 %, 50 % and 100 % of the rows is printed, and the
@@ -167,6 +169,34 @@ def bench_dask_dispatch(rows=40, seconds=0.25):
           f"{times[2]:.1f} s, ratio {times[2] / times[1]:.2f} (ideal 0.50)  [{load()}]")
 
 
+def _busy(seconds):
+    """Spin for *seconds* of CPU time (a task for plain Dask)."""
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        pass
+    return seconds
+
+
+def bench_dask_raw(tasks=12, seconds=0.5):
+    """Control without ctlcc: plain client.submit of CPU-bound tasks, 1 vs 2 workers."""
+    import logging
+
+    import distributed
+    times = {}
+    for workers in (1, 2):
+        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                      dashboard_address=":0",
+                                      silence_logs=logging.CRITICAL) as cluster, \
+                distributed.Client(cluster) as client:
+            client.gather([client.submit(_busy, 0.01, pure=False) for _ in range(workers)])
+            start = time.perf_counter()
+            client.gather([client.submit(_busy, seconds, pure=False) for _ in range(tasks)])
+            times[workers] = time.perf_counter() - start
+    print(f"  plain Dask, {tasks} tasks of {seconds} s CPU: 1 worker {times[1]:.1f} s, "
+          f"2 workers {times[2]:.1f} s, ratio {times[2] / times[1]:.2f} (ideal 0.50): what "
+          f"the machine gives two processes  [{load()}]")
+
+
 def bench_memory(rows, jobs, directory):
     side = int(round(rows ** 0.5))
     spec = Spec("analysis", ["spectral_radius", "stable"],
@@ -255,6 +285,8 @@ def main():
         bench_dask(args.points, args.duration, reference)
         print("2b. Dask LocalCluster, 1 vs 2 workers, points that sleep (no CPU needed)")
         bench_dask_dispatch()
+        print("2c. control: plain Dask (no ctlcc), CPU-bound tasks, 1 vs 2 workers")
+        bench_dask_raw()
     print("3. driver memory while streaming")
     with tempfile.TemporaryDirectory() as directory:
         bench_memory(args.memory_rows, args.jobs, directory)
