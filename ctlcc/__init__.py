@@ -5,7 +5,8 @@ Subpackages: :mod:`ctlcc.laws` (control laws), :mod:`ctlcc.analysis`
 (plant, closed loops, stability), :mod:`ctlcc.bounds` (throughput
 formulas), :mod:`ctlcc.sim` (fluid and packet simulators),
 :mod:`ctlcc.crosscheck` (analytic claims vs simulated measurements),
-:mod:`ctlcc.plots` (figures), :mod:`ctlcc.report` (``ctlcc report``) and
+:mod:`ctlcc.plots` (figures), :mod:`ctlcc.report` (``ctlcc report``),
+:mod:`ctlcc.sweep` (parameter sweeps, ``ctlcc sweep``) and
 :mod:`ctlcc.references` (the bibliography every citation uses).
 
 ``import ctlcc`` is cheap: the subpackages and the names re-exported here
@@ -23,7 +24,7 @@ __version__ = "0.1.0"
 
 #: Subpackages and modules reachable as attributes of ``ctlcc``.
 _SUBMODULES = ("analysis", "bounds", "claims", "crosscheck", "errors", "laws", "plots",
-               "references", "report", "sim")
+               "references", "report", "sim", "sweep")
 
 #: Re-exported name -> module (relative to ctlcc) that defines it.
 _LAZY = {
@@ -57,6 +58,7 @@ __all__ = [
     "sim",
     "crosscheck",
     "references",
+    "sweep",
     "CtlccError",
     "ParameterError",
     "UnstableLoopError",
@@ -82,7 +84,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # editors and type checkers see the eager imports
-    from . import analysis, bounds, crosscheck, laws, references, sim  # noqa: F401
+    from . import analysis, bounds, crosscheck, laws, references, sim, sweep  # noqa: F401
     from .analysis import (  # noqa: F401
         LossResponse,
         SlotScale,

@@ -31,6 +31,7 @@ def build_parser():
                                      title="commands")
     _add_report(commands)
     _add_claims(commands)
+    _add_sweep_parser(commands)
     return parser
 
 
@@ -169,6 +170,79 @@ def _run_claims(args, parser):
     for failure in ledger.failures:
         print(f"source {failure.source}: {failure.message}", file=sys.stderr)
     return 1 if any(not f.message.startswith("not installed") for f in ledger.failures) else 0
+
+
+# --- ctlcc sweep --------------------------------------------------------------------------
+
+def _add_sweep_parser(commands):
+    """The ``sweep`` subcommand: a parameter sweep from a TOML spec."""
+    sweep = commands.add_parser(
+        "sweep", help="run a parameter sweep (TOML spec) locally or on a Dask cluster",
+        description="Run a parameter sweep described in a TOML file (see examples/sweeps/). "
+                    "Rows are written as they finish; rerunning the same command skips the "
+                    "rows already in --out. Exit status: 0 all rows done, 1 some rows failed, "
+                    "2 bad input, 3 scheduler unreachable, 130 interrupted.")
+    sweep.add_argument("spec", help="the sweep's TOML file")
+    sweep.add_argument("--out", required=True,
+                       help="results file, *.parquet or *.csv (resumed if it exists)")
+    where = sweep.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=None,
+                       help="local worker processes (default: number of cores)")
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="run on an existing Dask distributed scheduler")
+    where.add_argument("--local-cluster", type=int, metavar="N",
+                       help="start a dask.distributed LocalCluster of N workers")
+    sweep.add_argument("--retry-failed", action="store_true",
+                       help="evaluate again the rows stored as failed")
+    sweep.add_argument("--overwrite", action="store_true",
+                       help="discard an existing --out (even of another spec)")
+    sweep.add_argument("--timeout", type=float, default=10.0,
+                       help="seconds to wait for --scheduler (default: %(default)s)")
+    sweep.add_argument("--quiet", action="store_true", help="no progress bar")
+    sweep.set_defaults(run=_run_sweep)
+    return sweep
+
+
+def _run_sweep(args, parser):
+    """Run ``ctlcc sweep``; return the exit status."""
+    import signal
+
+    from .errors import CtlccError
+    from .sweep import SchedulerError, SweepInterrupted, load_spec, run
+
+    def _terminate(signum, frame):                 # SIGTERM ends the sweep like Ctrl-C
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        spec = load_spec(args.spec)
+        result = run(spec, args.out, client=args.scheduler, jobs=args.jobs,
+                     local_cluster=args.local_cluster, progress=not args.quiet,
+                     retry_failed=args.retry_failed, overwrite=args.overwrite,
+                     connect_timeout=args.timeout)
+    except SchedulerError as err:
+        print(f"ctlcc sweep: error: {err}", file=sys.stderr)
+        return 3
+    except SweepInterrupted as err:
+        print(f"ctlcc sweep {spec.name or args.spec}: interrupted; {err.result.summary()}; "
+              f"rerun the same command to resume", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("ctlcc sweep: interrupted before the sweep started", file=sys.stderr)
+        return 130
+    except (ValueError, TypeError, CtlccError) as err:
+        parser.error(str(err))
+    print(f"ctlcc sweep {spec.name or args.spec}: {result.summary()}")
+    if result.failed_total:
+        errors = {}
+        for row in result.rows():
+            if row["status"] == "failed":
+                errors.setdefault(row["error"], []).append(row["point"])
+        for error, points in list(errors.items())[:5]:
+            shown = ", ".join(map(str, points[:8])) + (" ..." if len(points) > 8 else "")
+            print(f"  failed at point(s) {shown}: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
