@@ -3,7 +3,7 @@
 Builds ``docs/`` with Sphinx ``-W --keep-going`` into a temporary folder, so a
 broken cross-reference or a malformed numpydoc section fails CI.  The
 notebooks are rendered without being executed here (``CTLCC_DOCS_EXECUTE=off``):
-the test suite already executes every notebook with nbmake, and executing
+the test suite already executes every notebook (tests/test_notebooks.py), and executing
 them twice would double the cost.  A local ``sphinx`` build executes them.
 """
 
