@@ -7,6 +7,7 @@ import pytest
 from ctlcc.errors import ParameterError
 from ctlcc.sim import scenarios as S
 from ctlcc.sim.scenarios import Bernoulli, Flow, GilbertElliott, Link, Scenario, TcpOptions
+from ctlcc.sim import run
 from ctlcc.sim.senders import Stpd
 
 
@@ -154,6 +155,10 @@ BAD = [
     (lambda: GilbertElliott.from_burst(1e308, 0.5, 1e308), r"the bad-state sojourn is not finite"),
     (lambda: S.PacketList("abc"), r"indices must be a sequence"),
     (lambda: S.PacketList((3, [4, 5])), r"indices\[1\] must be an integer >= 1"),
+    # run() checks the memory of its arrays before allocating (and before compiling)
+    (lambda: run(S.thesis_fig4_7(), 1e308), r"the run would need about .* GiB of arrays .*"
+                                            r"got duration=1e\+308"),
+    (lambda: run(S.thesis_fig4_7(), 1.0, trace="false"), r"trace must be True or False"),
 ]
 
 
