@@ -44,6 +44,7 @@ from ..errors import ParameterError
 from ..references import cite
 from ..sim import jain_index, run, scenarios
 from ..sim.scenarios import Bernoulli, Flow, GilbertElliott, Link, PacketList, Scenario
+from ..sim.senders import Poisson
 
 __all__ = [
     "NS2_PACKETS",
@@ -637,7 +638,8 @@ def fig3_21(protocol="reno", buffer=40, telnet_rate=2.0, **options):
              Link("R1", "R2", 384e3, 20e-3, buffer), Link("R2", "D1", 10e6, 0.2e-3),
              Link("R2", "D2", 10e6, 0.2e-3))
     flows = (Flow(("S1", "R1", "R2", "D1"), protocol, name="FTP S1D1"),
-             Flow(("S2", "R1", "R2", "D2"), "poisson", name="Telnet S2D2", rate=telnet_rate))
+             Flow(("S2", "R1", "R2", "D2"), name="Telnet S2D2",
+                  sender=Poisson(rate=telnet_rate)))
     return Scenario("thesis_fig3_21", links, flows, (("R1", "R2"),),
                     description=f"{cite('stpd', '§3.5.3, Fig. 3.21')}", **options)
 
