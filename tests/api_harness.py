@@ -71,6 +71,9 @@ class Case:
         valid calls simulate for seconds).
     allow_inf : bool
         The result may legitimately hold +inf (an infinite buffer...).
+    nan_ok : tuple of str
+        Names of result fields where NaN is documented as "not applicable"
+        (``Traces.rate`` of a window-based flow); NaN anywhere else fails.
     """
 
     name: str
@@ -84,6 +87,7 @@ class Case:
     covers: tuple = ()
     run_base: bool = True
     allow_inf: bool = False
+    nan_ok: tuple = ()
 
 
 # --------------------------------------------------------------------------- variants
@@ -218,8 +222,11 @@ def call_with_timeout(func, kwargs, timeout=CALL_TIMEOUT):
         signal.signal(signal.SIGALRM, old)
 
 
-def non_finite(value, allow_inf=False, _depth=0):
-    """Path of the first NaN (or inf) inside a result, else None."""
+def non_finite(value, allow_inf=False, _depth=0, nan_ok=()):
+    """Path of the first NaN (or inf) inside a result, else None.
+
+    Dataclass fields named in *nan_ok* are skipped (documented NaN).
+    """
     if _depth > 6:
         return None
     if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
@@ -235,25 +242,27 @@ def non_finite(value, allow_inf=False, _depth=0):
             return f"array holding {value[bad][:3]}" if np.any(bad) else None
         if value.dtype == object:
             for x in value.ravel()[:50]:
-                found = non_finite(x, allow_inf, _depth + 1)
+                found = non_finite(x, allow_inf, _depth + 1, nan_ok)
                 if found:
                     return found
         return None
     if isinstance(value, (list, tuple)):
         for i, x in enumerate(value[:200]):
-            found = non_finite(x, allow_inf, _depth + 1)
+            found = non_finite(x, allow_inf, _depth + 1, nan_ok)
             if found:
                 return f"[{i}] {found}"
         return None
     if isinstance(value, dict):
         for k, x in list(value.items())[:200]:
-            found = non_finite(x, allow_inf, _depth + 1)
+            found = non_finite(x, allow_inf, _depth + 1, nan_ok)
             if found:
                 return f"[{k!r}] {found}"
         return None
     if dataclasses.is_dataclass(value):
         for f in dataclasses.fields(value):
-            found = non_finite(getattr(value, f.name), allow_inf, _depth + 1)
+            if f.name in nan_ok:
+                continue
+            found = non_finite(getattr(value, f.name), allow_inf, _depth + 1, nan_ok)
             if found:
                 return f".{f.name} {found}"
         return None
@@ -287,7 +296,7 @@ def outcome(case, arg, kwargs, mode):
         return judge_error(err, arg)
     if mode == RAISE:
         return f"accepted silently, returned {_short(result)}"
-    found = non_finite(result, case.allow_inf)
+    found = non_finite(result, case.allow_inf, nan_ok=case.nan_ok)
     if found:
         return f"returned a non-finite value: {found}"
     if case.check is not None:
@@ -310,7 +319,7 @@ def run_case(case):
         result, err, _ = call_with_timeout(case.func, case.base)
         if err is not None:
             return [f"baseline call fails: {type(err).__name__}: {err}"]
-        found = non_finite(result, case.allow_inf)
+        found = non_finite(result, case.allow_inf, nan_ok=case.nan_ok)
         if found:
             defects.append(f"baseline returns a non-finite value: {found}")
         if case.check is not None:

@@ -32,7 +32,7 @@ PUBLIC_MODULES = (
     "ctlcc.bounds.pftk", "ctlcc.bounds.tokenbucket", "ctlcc.analysis", "ctlcc.analysis.plant",
     "ctlcc.analysis.stability", "ctlcc.analysis.primo", "ctlcc.analysis.stpd",
     "ctlcc.analysis.fuzzy_surface", "ctlcc.crosscheck", "ctlcc.sim", "ctlcc.sim.fluid",
-    "ctlcc.sim.engine", "ctlcc.sim.scenarios",
+    "ctlcc.sim.engine", "ctlcc.sim.scenarios", "ctlcc.sim.senders",
 )
 
 

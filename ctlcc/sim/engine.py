@@ -31,7 +31,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_nonnegative, check_positive, check_positive_int
+from .._validation import (check_bool, check_instance, check_nonnegative, check_nonnegative_int,
+                           check_positive, check_positive_int)
+from ..bounds import fairness as _fairness
 from ..errors import ConservationError, ParameterError
 from . import senders as senders_mod
 from ._core import cache as _cache
@@ -49,6 +51,11 @@ _NF, _NI = K.NF_COMMON + 24, K.NI_COMMON + 8
 #: Rough cold-compile time of the event loop on one free core, for the notice
 #: (benchmarks/bench_senders.py --cold measures it). [s]
 _COMPILE_SECONDS = 180
+#: Largest memory the arrays of one run may take; :func:`run` estimates it
+#: from the scenario, the duration and the sampling period before allocating
+#: and refuses larger runs (a typo such as ``duration=1e308`` would otherwise
+#: fail deep inside numpy or exhaust the machine). [bytes]
+MAX_RUN_BYTES = 4 * 2**30
 
 
 @dataclass(frozen=True)
@@ -263,6 +270,10 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
 
     Raises
     ------
+    ParameterError
+        A bad argument, or a run whose arrays would need more than
+        :data:`MAX_RUN_BYTES` (the message gives the estimate and its
+        largest term: flows x samples, windows or buffers).
     ConservationError
         When a flow's sent != delivered + dropped + in flight at the end.
 
@@ -279,13 +290,17 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
     """
     if not isinstance(scenario, Scenario):
         raise ParameterError(f"scenario must be a Scenario, got {type(scenario).__name__}")
-    duration = check_positive("duration", duration)
+    duration = check_positive("duration", duration, scalar=True)
     if sample_interval is None:
         sample_interval = min(max(duration / 2000.0, 1e-3), 1.0)
-    sample_interval = check_positive("sample_interval", sample_interval)
+    sample_interval = check_positive("sample_interval", sample_interval, scalar=True)
+    trace = check_bool("trace", trace)
+    if progress is not None:
+        progress = check_bool("progress", progress)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
         _check_seed(seed))
-    rtt_every = check_positive_int("rtt_every", rtt_every)
+    rtt_every = check_positive_int("rtt_every", rtt_every, maximum=2**62)
+    _check_memory(scenario, duration, sample_interval)
     sim = _Simulation(scenario, duration, trace, sample_interval)
     sim.g[K.G_RTT_EVERY] = rtt_every
     if progress is None:
@@ -304,12 +319,14 @@ def jain_index(values):
     >>> jain_index([1.0, 0.0])
     0.5
     """
-    x = np.asarray(values, dtype=float)
-    if x.size == 0:
-        raise ParameterError("values must hold at least one number")
-    check_nonnegative("values", x)
-    total = np.sum(x * x)
-    return float(np.sum(x) ** 2 / (x.size * total)) if total > 0 else 1.0
+    x = np.asarray(check_nonnegative("values", values), dtype=float)
+    if x.ndim != 1 or x.size == 0:
+        raise ParameterError(f"values must be a 1-D array with at least one number, got shape "
+                             f"{x.shape}")
+    if not np.any(x > 0):
+        return 1.0   # every flow got nothing: equal shares
+    # the scale-free form of ctlcc.bounds.jain_index: no overflow at 1e308
+    return _fairness.jain_index(x)
 
 
 def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
@@ -606,6 +623,31 @@ class _Simulation:
                 # arrived before T (events past T are not processed), waits beyond T
                 wait -= s - T
         return wait, busy
+
+
+def _check_memory(scenario, duration, sample_interval):
+    """Refuse a run whose arrays would need more than MAX_RUN_BYTES, before allocating."""
+    n = len(scenario.flows)
+    ns = duration / sample_interval + 2.0          # float: no overflow for duration=1e308
+    nb = len(scenario.bottlenecks)
+    window = scenario.tcp.max_window
+    ring = 2.0 ** math.ceil(math.log2(2 * window + 2))
+    pool = 4.0 * (window + 16) + 1024
+    terms = {
+        "samples (duration/sample_interval x flows)": 8.0 * ns * (4 * n + nb + 1),
+        "window pools (tcp.max_window x flows)": n * ring + 8.0 * pool * (K.NPI + K.NPF + 1)
+        + 8.0 * 5 * (pool + 64 * n + 256),
+        "link buffers": 16.0 * sum(link.buffer + 1 for link in scenario.links) * 2,
+        "flow paths": 16.0 * n * max(len(f.path) for f in scenario.flows),
+    }
+    total = sum(terms.values())
+    if total > MAX_RUN_BYTES:
+        largest = max(terms, key=terms.get)
+        raise ParameterError(
+            f"the run would need about {total / 2**30:.3g} GiB of arrays (limit "
+            f"MAX_RUN_BYTES = {MAX_RUN_BYTES / 2**30:g} GiB), mostly {largest}: "
+            f"got duration={duration!r}, sample_interval={sample_interval!r}, flows={n}, "
+            f"max_window={window}; shorten the run, sample less often or split it")
 
 
 def _grow(buf, used):

@@ -27,13 +27,19 @@ named setups of the papers: :func:`preset` (see :data:`PRESETS`).
 """
 
 import math
+import numbers
 from dataclasses import dataclass, field, replace
 
 from .._validation import (
+    argument_name,
+    check_bool,
+    check_instance,
     check_interval,
     check_nonnegative,
     check_positive,
     check_positive_int,
+    check_result,
+    check_sequence,
 )
 from ..errors import ParameterError
 from .senders import PROTOCOLS, SenderSpec, resolve
@@ -72,6 +78,20 @@ __all__ = [
 #: bottleneck queues drop. [packets]
 ACCESS_BUFFER = 1000
 
+# Bounds on the counts that size the engine's arrays and loops: a typo such
+# as ``hops=1e308`` is refused at once instead of hanging or exhausting
+# memory.  ``run`` also checks the memory a whole run needs before it
+# allocates (``ctlcc.sim.engine.MAX_RUN_BYTES``).
+#: Largest receiver window: RFC 7323's window scaling caps a window at
+#: 2**30 bytes, about 2**20 segments of 1000 bytes. [packets]
+MAX_WINDOW = 2**20
+#: Largest drop-tail buffer of one link direction. [packets]
+MAX_BUFFER = 2**24
+#: Largest number of flows a builder makes. [1]
+MAX_FLOWS = 10_000
+#: Largest number of router-to-router links of :func:`parking_lot`. [1]
+MAX_HOPS = 1_000
+
 
 @dataclass(frozen=True)
 class Bernoulli:
@@ -91,7 +111,8 @@ class Bernoulli:
     p: float
 
     def __post_init__(self):
-        object.__setattr__(self, "p", check_interval("loss p", self.p, 0.0, 1.0, closed="left"))
+        object.__setattr__(self, "p", check_interval("loss p", self.p, 0.0, 1.0, closed="left",
+                                                     scalar=True))
 
     @property
     def mean_loss(self):
@@ -121,7 +142,7 @@ class GilbertElliott:
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §4.4.1.2 (two states, exponential
+    Xu (2002), §4.4.1.2 (two states, exponential
     durations; Fig. 4.13: mean burst 8 packets, overall error ratio 1e-2).
 
     Examples
@@ -140,10 +161,12 @@ class GilbertElliott:
     loss_bad: float = 1.0
 
     def __post_init__(self):
-        check_positive("mean_good", self.mean_good)
-        check_positive("mean_bad", self.mean_bad)
-        check_interval("loss_good", self.loss_good, 0.0, 1.0, closed="left")
-        check_interval("loss_bad", self.loss_bad, 0.0, 1.0, closed="both")
+        for name in ("mean_good", "mean_bad"):
+            object.__setattr__(self, name, check_positive(name, getattr(self, name), scalar=True))
+        object.__setattr__(self, "loss_good", check_interval(
+            "loss_good", self.loss_good, 0.0, 1.0, closed="left", scalar=True))
+        object.__setattr__(self, "loss_bad", check_interval(
+            "loss_bad", self.loss_bad, 0.0, 1.0, closed="both", scalar=True))
 
     @property
     def pi_bad(self):
@@ -169,11 +192,20 @@ class GilbertElliott:
         packet_time : float
             Serialisation time of one packet on the link. [s]
         """
-        check_positive("mean_burst_packets", mean_burst_packets)
-        check_interval("loss_ratio", loss_ratio, 0.0, 1.0)
-        check_positive("packet_time", packet_time)
+        mean_burst_packets = check_positive("mean_burst_packets", mean_burst_packets, scalar=True)
+        loss_ratio = check_interval("loss_ratio", loss_ratio, 0.0, 1.0, scalar=True)
+        packet_time = check_positive("packet_time", packet_time, scalar=True)
+        inputs = dict(mean_burst_packets=mean_burst_packets, loss_ratio=loss_ratio,
+                      packet_time=packet_time)
         mean_bad = mean_burst_packets * packet_time
         mean_good = mean_bad * (1 - loss_ratio) / loss_ratio
+        for what, value in (("the bad-state sojourn", mean_bad),
+                            ("the good-state sojourn", mean_good)):
+            check_result(what, value, **inputs)
+            if value <= 0:
+                raise ParameterError(f"{what} underflows to 0 for "
+                                     + ", ".join(f"{k}={v!r}" for k, v in inputs.items())
+                                     + ": got a product below double precision's range")
         return cls(mean_good=mean_good, mean_bad=mean_bad)
 
 
@@ -191,8 +223,9 @@ class PacketList:
     indices: tuple
 
     def __post_init__(self):
-        values = tuple(sorted(check_positive_int("indices", i) for i in self.indices))
-        object.__setattr__(self, "indices", values)
+        values = check_sequence("indices", self.indices,
+                                item=lambda label, i: check_positive_int(label, i, maximum=2**62))
+        object.__setattr__(self, "indices", tuple(sorted(values)))
 
 
 @dataclass(frozen=True)
@@ -209,7 +242,7 @@ class Link:
         One-way propagation delay. [s]
     buffer : int
         Waiting room of each direction's drop-tail FIFO, not counting the
-        packet being transmitted, >= 1. [packets]
+        packet being transmitted, in 1..:data:`MAX_BUFFER`. [packets]
     loss : Bernoulli, GilbertElliott, PacketList or None
         Loss on the ``a -> b`` direction (None: lossless).
     """
@@ -222,8 +255,10 @@ class Link:
     loss: object = None
 
     def __post_init__(self):
-        check_positive("rate", self.rate)
-        check_positive("delay", self.delay)
+        check_instance("a", self.a, str)
+        check_instance("b", self.b, str)
+        object.__setattr__(self, "rate", check_positive("rate", self.rate, scalar=True))
+        object.__setattr__(self, "delay", check_positive("delay", self.delay, scalar=True))
         object.__setattr__(self, "buffer", _check_buffer(self.buffer))
         object.__setattr__(self, "loss", _as_loss(self.loss))
         if self.a == self.b:
@@ -272,13 +307,17 @@ class Flow:
     sender: SenderSpec = None
 
     def __post_init__(self):
-        object.__setattr__(self, "path", tuple(self.path))
-        if len(self.path) < 2:
-            raise ParameterError(f"path must name at least two nodes, got {self.path!r}")
+        # a str is a sequence of characters: Flow(path="SD") would run S -> D by accident
+        path = check_sequence("path", self.path, min_length=2,
+                              item=lambda label, node: check_instance(label, node, str))
+        object.__setattr__(self, "path", path)
         spec = resolve(self.protocol, self.sender)
         object.__setattr__(self, "sender", spec)
         object.__setattr__(self, "protocol", spec.name)
-        check_nonnegative("start", self.start)
+        object.__setattr__(self, "start", check_nonnegative("start", self.start, scalar=True))
+        object.__setattr__(self, "stop", check_positive("stop", self.stop, allow_inf=True,
+                                                        scalar=True))
+        check_instance("name", self.name, str, allow_none=True)
         if not (self.stop > self.start):
             raise ParameterError(
                 f"stop must be > start (a flow cannot stop before it starts); "
@@ -300,10 +339,11 @@ class TcpOptions:
     initial_rto : float
         RTO before the first RTT sample (RFC 6298 (2.1): 1 s). [s]
     max_rto : float
-        Upper bound of the backed-off RTO (RFC 6298 (2.5): >= 60 s). [s]
+        Upper bound of the backed-off RTO, >= min_rto (RFC 6298 (2.5):
+        >= 60 s). [s]
     max_window : int
         Receiver window: ceiling of every congestion window and initial
-        slow-start threshold. [packets]
+        slow-start threshold, in 1..:data:`MAX_WINDOW`. [packets]
     dupack_threshold : int
         Duplicate ACKs that trigger fast retransmit (RFC 5681: 3). [packets]
     vegas_alpha, vegas_beta, vegas_gamma : float
@@ -326,19 +366,26 @@ class TcpOptions:
     limited_transmit: bool = False
 
     def __post_init__(self):
-        check_positive_int("initial_window", self.initial_window)
-        check_positive("min_rto", self.min_rto)
-        check_positive("initial_rto", self.initial_rto)
-        check_positive("max_rto", self.max_rto)
-        check_positive_int("max_window", self.max_window)
-        check_positive_int("dupack_threshold", self.dupack_threshold)
+        check_positive_int("initial_window", self.initial_window, maximum=MAX_WINDOW)
+        for name in ("min_rto", "initial_rto", "max_rto"):
+            object.__setattr__(self, name, check_positive(name, getattr(self, name), scalar=True))
+        check_positive_int("max_window", self.max_window, maximum=MAX_WINDOW)
+        check_positive_int("dupack_threshold", self.dupack_threshold, maximum=MAX_WINDOW)
+        for name in ("vegas_alpha", "vegas_beta", "vegas_gamma"):
+            object.__setattr__(self, name, check_nonnegative(name, getattr(self, name),
+                                                             scalar=True))
+        check_bool("limited_transmit", self.limited_transmit)
+        if self.max_rto < self.min_rto:
+            raise ParameterError(
+                f"max_rto must be >= min_rto = {self.min_rto!r} (RFC 6298 (2.4)-(2.5)), "
+                f"got {self.max_rto!r}")
         if self.initial_window > self.max_window:
             raise ParameterError(
                 f"initial_window must be <= max_window={self.max_window}, got {self.initial_window}")
-        if not (0 <= self.vegas_alpha <= self.vegas_beta):
+        if not self.vegas_alpha <= self.vegas_beta:
             raise ParameterError(
-                f"vegas thresholds must satisfy 0 <= alpha <= beta; got "
-                f"alpha={self.vegas_alpha}, beta={self.vegas_beta}")
+                f"vegas_beta must be >= vegas_alpha = {self.vegas_alpha!r} (Vegas needs "
+                f"0 <= alpha <= beta), got {self.vegas_beta!r}")
 
 
 @dataclass(frozen=True)
@@ -475,9 +522,9 @@ def single_bottleneck(access_rate=10e6, access_delay=0.2e-3, bottleneck_rate=1.5
     >>> [(l.a, l.b, l.rate, l.buffer) for l in s.links]
     [('S', 'R', 10000000.0, 1000), ('R', 'D', 1500000.0, 4)]
     """
-    n = check_positive_int("n", n)
-    links = (Link("S", "R", access_rate, access_delay, access_buffer),
-             Link("R", "D", bottleneck_rate, bottleneck_delay, buffer, loss))
+    n = check_positive_int("n", n, maximum=MAX_FLOWS)
+    links = (_link("S", "R", access_rate, access_delay, access_buffer, None, "access"),
+             _link("R", "D", bottleneck_rate, bottleneck_delay, buffer, loss, "bottleneck"))
     starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
     flows = tuple(Flow(("S", "R", "D"), protocol, starts[i], stops[i], name=f"flow{i}")
                   for i in range(n))
@@ -526,16 +573,17 @@ def dumbbell(n, access_rate=10e6, access_delay=1e-3, bottleneck_rate=2e6,
     >>> len(s.flows), s.bottlenecks
     (3, (('A', 'B'),))
     """
-    n = check_positive_int("n", n)
+    n = check_positive_int("n", n, maximum=MAX_FLOWS)
     access = _per_flow("access_delay", access_delay, n)
     egress = access if egress_delay is None else _per_flow("egress_delay", egress_delay, n)
     protocols = _per_flow("protocol", protocol, n)
     starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
-    links = [Link("A", "B", bottleneck_rate, bottleneck_delay, buffer, loss)]
+    links = [_link("A", "B", bottleneck_rate, bottleneck_delay, buffer, loss, "bottleneck")]
     flows = []
     for i in range(n):
-        links.append(Link(f"S{i}", "A", access_rate, access[i], access_buffer))
-        links.append(Link("B", f"D{i}", access_rate, egress[i], access_buffer))
+        links.append(_link(f"S{i}", "A", access_rate, access[i], access_buffer, None, "access"))
+        links.append(_link("B", f"D{i}", access_rate, egress[i], access_buffer, None, "access",
+                           delay_name="egress_delay" if egress_delay is not None else None))
         flows.append(Flow((f"S{i}", "A", "B", f"D{i}"), protocols[i], starts[i], stops[i],
                           name=f"flow{i}"))
     return Scenario(name or f"dumbbell{n}", tuple(links), tuple(flows), (("A", "B"),),
@@ -576,12 +624,16 @@ def parking_lot(hops=3, routes=None, router_rate=2e6, router_delay=10e-3, buffer
     >>> [f.path for f in s.flows]
     [('S0', 'R0', 'R1', 'R2', 'D0'), ('S1', 'R0', 'R1', 'D1'), ('S2', 'R1', 'R2', 'D2')]
     """
-    hops = check_positive_int("hops", hops)
+    hops = check_positive_int("hops", hops, maximum=MAX_HOPS)
     if routes is None:
         routes = [(0, hops)] + [(i, i + 1) for i in range(hops)]
-    routes = [tuple(r) for r in routes]
+    routes = check_sequence("routes", routes, max_length=MAX_FLOWS,
+                            item=lambda label, r: check_sequence(label, r, min_length=2,
+                                                                 max_length=2))
     for first, last in routes:
-        if not (0 <= first < last <= hops):
+        if not all(isinstance(x, numbers.Integral) and not isinstance(x, bool)
+                   for x in (first, last)) \
+                or not (0 <= first < last <= hops):
             raise ParameterError(f"routes must satisfy 0 <= first < last <= hops={hops}, "
                                  f"got {(first, last)!r}")
     n = len(routes)
@@ -590,12 +642,15 @@ def parking_lot(hops=3, routes=None, router_rate=2e6, router_delay=10e-3, buffer
     buffers = _per_flow("buffer", buffer, hops)
     protocols = _per_flow("protocol", protocol, n)
     starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
-    links = [Link(f"R{i}", f"R{i + 1}", rates[i], delays[i], buffers[i],
-                  loss if i == hops - 1 else None) for i in range(hops)]
+    links = [_link(f"R{i}", f"R{i + 1}", rates[i], delays[i], buffers[i],
+                   loss if i == hops - 1 else None, "router", buffer_name="buffer")
+             for i in range(hops)]
     flows = []
     for i, (first, last) in enumerate(routes):
-        links.append(Link(f"S{i}", f"R{first}", access_rate, access_delay, access_buffer))
-        links.append(Link(f"R{last}", f"D{i}", access_rate, access_delay, access_buffer))
+        links.append(_link(f"S{i}", f"R{first}", access_rate, access_delay, access_buffer, None,
+                           "access"))
+        links.append(_link(f"R{last}", f"D{i}", access_rate, access_delay, access_buffer, None,
+                           "access"))
         path = (f"S{i}",) + tuple(f"R{k}" for k in range(first, last + 1)) + (f"D{i}",)
         flows.append(Flow(path, protocols[i], starts[i], stops[i], name=f"flow{i}"))
     bottlenecks = tuple((f"R{i}", f"R{i + 1}") for i in range(hops))
@@ -614,11 +669,11 @@ def thesis_fig3_7_sufficient(protocol="reno", loss=None, buffer=14, n=1, **optio
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.5.1, Fig. 3.7, Figs. 3.8-3.10.
+    Xu (2002), §3.5.1, Fig. 3.7, Figs. 3.8-3.10.
     """
     return single_bottleneck(10e6, 0.2e-3, 1.5e6, 20e-3, buffer, loss, protocol, n,
                              name="thesis_fig3_7_sufficient",
-                             description="thesis 002 §3.5.1.1 Fig. 3.7, sufficient buffer",
+                             description="Xu (2002) §3.5.1.1 Fig. 3.7, sufficient buffer",
                              **options)
 
 
@@ -627,11 +682,11 @@ def thesis_fig3_7_insufficient(protocol="reno", loss=None, buffer=4, n=1, **opti
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.5.1.2, Fig. 3.7, Figs. 3.11-3.13.
+    Xu (2002), §3.5.1.2, Fig. 3.7, Figs. 3.11-3.13.
     """
     return single_bottleneck(10e6, 0.2e-3, 1.5e6, 20e-3, buffer, loss, protocol, n,
                              name="thesis_fig3_7_insufficient",
-                             description="thesis 002 §3.5.1.2 Fig. 3.7, insufficient buffer",
+                             description="Xu (2002) §3.5.1.2 Fig. 3.7, insufficient buffer",
                              **options)
 
 
@@ -646,14 +701,14 @@ def thesis_fig3_14(protocol="reno", loss=None, buffer=20, n=3, **options):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.5.2.1, Fig. 3.14, Figs. 3.15-3.17.
+    Xu (2002), §3.5.2.1, Fig. 3.14, Figs. 3.15-3.17.
     """
     n = check_positive_int("n", n)
     scenario = dumbbell(n, 10e6, 3e-3, 1.5e6, 20e-3, buffer, loss, protocol,
                         start=[12.0 * i for i in range(n)],
                         stop=[12.0 * i + 36.0 for i in range(n)], egress_delay=2e-3,
                         name="thesis_fig3_14",
-                        description="thesis 002 §3.5.2.1 Fig. 3.14", **options)
+                        description="Xu (2002) §3.5.2.1 Fig. 3.14", **options)
     return _rename_routers(scenario, {"A": "R1", "B": "R2"})
 
 
@@ -671,7 +726,7 @@ def thesis_fig3_18(protocol="reno", loss=None, buffer=20, **options):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §3.5.2.2, Fig. 3.18, Figs. 3.19-3.20.
+    Xu (2002), §3.5.2.2, Fig. 3.18, Figs. 3.19-3.20.
     """
     links = (
         Link("S1", "R1", 10e6, 0.2e-3), Link("R1", "R2", 1.5e6, 10e-3, buffer),
@@ -683,7 +738,7 @@ def thesis_fig3_18(protocol="reno", loss=None, buffer=20, **options):
              Flow(("S2", "R1", "R2", "D2"), protocol, 15.0, 30.0, name="S2D2"),
              Flow(("S3", "R2", "R3", "D3"), protocol, 45.0, 60.0, name="S3D3"))
     return Scenario("thesis_fig3_18", links, flows, (("R1", "R2"), ("R2", "R3")),
-                    description="thesis 002 §3.5.2.2 Fig. 3.18", **options)
+                    description="Xu (2002) §3.5.2.2 Fig. 3.18", **options)
 
 
 def thesis_fig4_7(protocol="reno", loss=None, buffer=30, n=1, **options):
@@ -695,10 +750,10 @@ def thesis_fig4_7(protocol="reno", loss=None, buffer=30, n=1, **options):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §4.4.1, Fig. 4.7, Figs. 4.8-4.17.
+    Xu (2002), §4.4.1, Fig. 4.7, Figs. 4.8-4.17.
     """
     return single_bottleneck(10e6, 0.1e-3, 1.5e6, 80e-3, buffer, loss, protocol, n,
-                             name="thesis_fig4_7", description="thesis 002 §4.4.1 Fig. 4.7",
+                             name="thesis_fig4_7", description="Xu (2002) §4.4.1 Fig. 4.7",
                              **options)
 
 
@@ -718,7 +773,7 @@ def thesis_fig4_18(protocol="reno", loss=None, buffer=100, n=1, **options):
 
     References
     ----------
-    thesis 002_bd014ea59e1383a2, §4.4.2, Fig. 4.18, Figs. 4.19-4.21.
+    Xu (2002), §4.4.2, Fig. 4.18, Figs. 4.19-4.21.
     """
     n = check_positive_int("n", n)
     loss = PacketList((2000, 2001)) if loss is None else loss
@@ -728,7 +783,7 @@ def thesis_fig4_18(protocol="reno", loss=None, buffer=100, n=1, **options):
     flows = tuple(Flow(("S", "R1", "R2", "D"), protocol, 0.0, 60.0, name=f"flow{i}")
                   for i in range(n))
     return Scenario("thesis_fig4_18", links, flows, (("R1", "R2"),),
-                    description="thesis 002 §4.4.2 Fig. 4.18", **options)
+                    description="Xu (2002) §4.4.2 Fig. 4.18", **options)
 
 
 def sttp_fig3(protocol="reno", loss=None, buffer=128, n=10, **options):
@@ -739,10 +794,11 @@ def sttp_fig3(protocol="reno", loss=None, buffer=128, n=10, **options):
 
     References
     ----------
-    Wade, Kara, Dew, STTP (000_0c3e0ce2556a2a71), §IV, Fig. 3.
+    Wade, Kara & Dew (2000), §IV, Fig. 3.
     """
     return dumbbell(n, 10e6, 1e-3, 2e6, 4e-3, buffer, loss, protocol, access_buffer=128,
-                    name="sttp_fig3", description="STTP 000 §IV Fig. 3", **options)
+                    name="sttp_fig3",
+                    description="Wade, Kara & Dew (2000) §IV Fig. 3", **options)
 
 
 def primo_fig1_top(protocol="primo", loss=None, buffer=30, n=2, **options):
@@ -755,10 +811,11 @@ def primo_fig1_top(protocol="primo", loss=None, buffer=30, n=2, **options):
 
     References
     ----------
-    Chatté, Ducourthial, Niculescu (001_adc93c9d0a027d91), §IV-A/B, Fig. 1.
+    Chatté, Ducourthial & Niculescu (2006), §IV-A/B, Fig. 1.
     """
     scenario = dumbbell(n, 10e6, 1e-3, 2e6, 10e-3, buffer, loss, protocol, access_buffer=30,
-                        name="primo_fig1_top", description="Primo 001 §IV-A Fig. 1-top",
+                        name="primo_fig1_top",
+                        description="Chatté, Ducourthial & Niculescu (2006) §IV-A Fig. 1-top",
                         **options)
     return _rename_routers(scenario, {"A": "R1", "B": "R2"})
 
@@ -773,13 +830,14 @@ def primo_fig1_bottom(protocol="primo", loss=None, buffer=30, **options):
 
     References
     ----------
-    Chatté, Ducourthial, Niculescu (001_adc93c9d0a027d91), §IV-A, §VI,
+    Chatté, Ducourthial & Niculescu (2006), §IV-A, §VI,
     Fig. 1-bottom, Figs. 6-7.
     """
     routes = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3)]
     scenario = parking_lot(3, routes, 2e6, 10e-3, buffer, 10e6, 1e-3, protocol, loss=loss,
                            access_buffer=30, name="primo_fig1_bottom",
-                           description="Primo 001 §VI Fig. 1-bottom", **options)
+                           description="Chatté, Ducourthial & Niculescu (2006) §VI "
+                                       "Fig. 1-bottom", **options)
     names = ("a", "b", "c", "d", "e")
     return replace(scenario, flows=tuple(replace(f, name=nm)
                                          for f, nm in zip(scenario.flows, names)))
@@ -794,10 +852,11 @@ def cbraa_fig2(protocol="reno", loss=None, buffer=20, n=2, **options):
 
     References
     ----------
-    Ait-Hellal, Yamamoto, Leduc, CBRAA (004_13a89f4b9cbddf14), §4, Fig. 2.
+    Ait-Hellal, Yamamoto & Leduc (1999), §4, Fig. 2.
     """
     scenario = dumbbell(n, 10e6, 5e-3, 4e6, 40e-3, buffer, loss, protocol,
-                        name="cbraa_fig2", description="CBRAA 004 §4 Fig. 2", **options)
+                        name="cbraa_fig2",
+                        description="Ait-Hellal, Yamamoto & Leduc (1999) §4 Fig. 2", **options)
     return scenario
 
 
@@ -842,7 +901,7 @@ def preset(name, **overrides):
     ...
     ctlcc.errors.ParameterError: name must be one of 'thesis_fig3_7_sufficient', ...
     """
-    if name not in PRESETS:
+    if not isinstance(name, str) or name not in PRESETS:
         raise ParameterError(f"name must be one of {', '.join(repr(p) for p in PRESETS)}; "
                              f"got {name!r}")
     builder = PRESETS[name]
@@ -852,9 +911,21 @@ def preset(name, **overrides):
 
 
 def _check_buffer(buffer):
-    if isinstance(buffer, bool) or not float(buffer).is_integer() or buffer < 1:
-        raise ParameterError(f"buffer must be an integer >= 1 [packets], got {buffer!r}")
-    return int(buffer)
+    return check_positive_int("buffer", buffer, maximum=MAX_BUFFER)
+
+
+def _link(a, b, rate, delay, buffer, loss, prefix, buffer_name=None, delay_name=None):
+    """A :class:`Link` built by a builder, its errors naming the builder's arguments.
+
+    ``prefix`` "access" reports ``rate`` as ``access_rate``, ``delay`` as
+    ``access_delay`` and ``buffer`` as ``access_buffer``; "bottleneck" and
+    "router" likewise (the bottleneck's buffer is the builders' ``buffer``).
+    """
+    buffer_name = buffer_name or ("access_buffer" if prefix == "access" else "buffer")
+    with argument_name("rate", f"{prefix}_rate"), \
+            argument_name("delay", delay_name or f"{prefix}_delay"), \
+            argument_name("buffer", buffer_name):
+        return Link(a, b, rate, delay, buffer, loss)
 
 
 def _as_loss(loss):
@@ -868,12 +939,17 @@ def _as_loss(loss):
 
 
 def _per_flow(name, value, n):
-    if isinstance(value, (str, int, float, SenderSpec)) or value is None:
-        return [value] * n
-    values = list(value)
+    """*value* repeated n times, or its n elements (one per flow or hop)."""
+    if isinstance(value, (str, bytes, numbers.Number, SenderSpec)) or value is None:
+        return [value] * n   # a wrong scalar is refused by the Link/Flow it builds
+    try:
+        values = list(value)
+    except TypeError:
+        raise ParameterError(f"{name} must be a scalar or a sequence with one value each "
+                             f"({n}), got {value!r:.80}") from None
     if len(values) != n:
-        raise ParameterError(f"{name} must be a scalar or have one value per flow ({n}), "
-                             f"got {len(values)}")
+        raise ParameterError(f"{name} must be a scalar or have one value each ({n}), "
+                             f"got {len(values)}: {value!r:.80}")
     return values
 
 

@@ -46,5 +46,5 @@ def test_protocol_string_and_spec_agree():
     by_name = S.preset("thesis_fig4_7", protocol="stpd")
     by_spec = S.preset("thesis_fig4_7", protocol=Stpd())
     assert by_name == by_spec
-    with pytest.raises(ParameterError, match="protocol='reno' but sender"):
+    with pytest.raises(ParameterError, match=r"sender must run protocol='reno', got Stpd"):
         S.Flow(("S", "D"), "reno", sender=Stpd())

@@ -7,6 +7,7 @@ import pytest
 from ctlcc.errors import ParameterError
 from ctlcc.sim import scenarios as S
 from ctlcc.sim.scenarios import Bernoulli, Flow, GilbertElliott, Link, Scenario, TcpOptions
+from ctlcc.sim import run
 from ctlcc.sim.senders import Stpd
 
 
@@ -112,7 +113,7 @@ BAD = [
     (lambda: Flow(("a", "b"), protocol="cbr"), "rate .* is required"),
     (lambda: Stpd(gains=(-0.1, 0.2)), r"kp must be in \[0, inf\)"),
     (lambda: Stpd(gains="fast"), "gains must be a pair"),
-    (lambda: Flow(("a",)), "at least two nodes"),
+    (lambda: Flow(("a",)), r"path must hold at least 2 element\(s\), got 1"),
     (lambda: Scenario("x", (Link("a", "b", 1e6, 1e-3),), (Flow(("a", "c")),)),
      "uses a->c, which no link joins"),
     (lambda: Scenario("x", (Link("a", "b", 1e6, 1e-3),), (Flow(("a", "b")),), payload_bytes=0),
@@ -120,12 +121,44 @@ BAD = [
     (lambda: S.preset("thesis_fig9_9"), "name must be one of 'thesis_fig3_7_sufficient'"),
     (lambda: S.preset("thesis_fig3_18", n=4), "n cannot be overridden"),
     (lambda: S.dumbbell(0), "n must be an integer >= 1"),
-    (lambda: S.dumbbell(2, access_delay=[1e-3]), "one value per flow"),
+    (lambda: S.dumbbell(2, access_delay=[1e-3]), r"access_delay must be a scalar or have one "
+                                                  r"value each \(2\), got 1"),
     (lambda: S.parking_lot(2, routes=[(1, 1)]), "routes must satisfy"),
     (lambda: TcpOptions(initial_window=0), "initial_window must be an integer >= 1"),
     (lambda: TcpOptions(min_rto=0.0), r"min_rto must be in \(0, inf\)"),
-    (lambda: S.single_bottleneck(bottleneck_rate=0), r"rate must be in \(0, inf\)"),
-    (lambda: S.single_bottleneck(stop=math.nan), "flow cannot stop before it starts"),
+    (lambda: S.single_bottleneck(bottleneck_rate=0), r"bottleneck_rate must be in \(0, inf\)"),
+    (lambda: S.single_bottleneck(stop=math.nan), r"stop must be in \(0, inf\], got nan"),
+    # issue 16's simulator defects: each refused at the call, naming the argument
+    (lambda: S.parking_lot(hops=1e308), r"hops must be an integer >= 1 and <= 1000, got 1"),
+    (lambda: S.dumbbell(10**9), r"n must be an integer >= 1 and <= 10000, got 1000000000"),
+    (lambda: TcpOptions(max_window=10**9),
+     r"max_window must be an integer >= 1 and <= 1048576, got 1000000000"),
+    (lambda: TcpOptions(vegas_gamma="abc"), r"vegas_gamma must be a real number, got 'abc'"),
+    (lambda: TcpOptions(min_rto=2.0, max_rto=1.0), r"max_rto must be >= min_rto = 2.0"),
+    (lambda: TcpOptions(limited_transmit="false"),
+     r"limited_transmit must be True or False, got 'false'"),
+    (lambda: TcpOptions(vegas_alpha=3.0, vegas_beta=1.0), r"vegas_beta must be >= vegas_alpha"),
+    (lambda: Flow("SD"), r"path must be a sequence \(list or tuple\), got 'SD'"),
+    (lambda: Flow(("S", 1)), r"path\[1\] must be a str, got int 1"),
+    (lambda: Link("a", "b", 1e6, 1e-3, buffer="abc"), r"buffer must be an integer >= 1 .*got 'abc'"),
+    (lambda: Link("a", "b", 1e6, 1e-3, buffer=10**9), r"buffer must be an integer >= 1 and <= "),
+    (lambda: Link(1, "b", 1e6, 1e-3), r"a must be a str, got int 1"),
+    (lambda: Link("a", "b", [1e6, 2e6], 1e-3), r"rate must be a single number"),
+    (lambda: S.single_bottleneck(access_rate=-1.0), r"access_rate must be in \(0, inf\), got -1.0"),
+    (lambda: S.single_bottleneck(access_buffer=0), r"access_buffer must be an integer >= 1"),
+    (lambda: S.dumbbell(2, egress_delay=-1.0), r"egress_delay must be in \(0, inf\), got -1.0"),
+    (lambda: S.parking_lot(router_rate=0.0), r"router_rate must be in \(0, inf\), got 0.0"),
+    (lambda: S.parking_lot(router_rate=1j), r"router_rate must be a real number"),
+    (lambda: S.preset(["thesis_fig4_7"]), r"name must be one of .*got \['thesis_fig4_7'\]"),
+    (lambda: Bernoulli([0.1, 0.2]), r"loss p must be a single number"),
+    (lambda: GilbertElliott([1.0], 1.0), r"mean_good must be a single number"),
+    (lambda: GilbertElliott.from_burst(1e308, 0.5, 1e308), r"the bad-state sojourn is not finite"),
+    (lambda: S.PacketList("abc"), r"indices must be a sequence"),
+    (lambda: S.PacketList((3, [4, 5])), r"indices\[1\] must be an integer >= 1"),
+    # run() checks the memory of its arrays before allocating (and before compiling)
+    (lambda: run(S.thesis_fig4_7(), 1e308), r"the run would need about .* GiB of arrays .*"
+                                            r"got duration=1e\+308"),
+    (lambda: run(S.thesis_fig4_7(), 1.0, trace="false"), r"trace must be True or False"),
 ]
 
 
@@ -133,3 +166,9 @@ BAD = [
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
         call()
+
+
+def test_primo_options_go_in_the_sender_spec():
+    # the old Flow(primo=...) field is gone: Primo's parameters ride in Primo(params)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'primo'"):
+        Flow(("S", "D"), primo="fast")

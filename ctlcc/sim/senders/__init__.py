@@ -91,7 +91,7 @@ def resolve(protocol=None, sender=None):
                              f"got {protocol!r}")
     if sender is not None:
         if sender.name != protocol:
-            raise ParameterError(f"protocol={protocol!r} but sender={sender!r} runs "
-                                 f"{sender.name!r}")
+            raise ParameterError(f"sender must run protocol={protocol!r}, got {sender!r} "
+                                 f"(protocol {sender.name!r})")
         return sender
     return SENDERS[protocol]()

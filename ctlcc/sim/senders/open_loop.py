@@ -27,9 +27,9 @@ class _OpenLoop(SenderSpec):
     def __post_init__(self):
         if self.rate is None:
             raise ParameterError(
-                f"rate [packets/s] is required for protocol {self.name!r}: "
-                f"pass sender={type(self).__name__}(rate=...)")
-        object.__setattr__(self, "rate", float(check_positive("rate", self.rate)))
+                f"rate [packets/s] is required for protocol {self.name!r} "
+                f"(pass sender={type(self).__name__}(rate=...)), got None")
+        object.__setattr__(self, "rate", check_positive("rate", self.rate, scalar=True))
 
     def init_flow(self, ff, fi, tab, j, tcp):
         ff[j, F_CWND] = np.nan

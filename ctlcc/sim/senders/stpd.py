@@ -19,7 +19,7 @@ import numpy as np
 from ...errors import ParameterError
 from ...laws import stpd as law
 from ...laws.stpd_fuzzy import FuzzySupervisor
-from ..._validation import check_nonnegative, check_finite
+from ..._validation import check_nonnegative
 from .._core.layout import (
     EV_DEFER, F_CWND, F_LAST_RTT, F_MIN_RTT, F_ROUND_MIN_RTT, F_ROUND_START, G_MAX_WINDOW,
     I_FAST_RETX, I_IN_RECOVERY, I_DUPACKS, I_ROUND_ACKED, I_ROUND_END, I_ROUND_RTTS, I_SND_MAX,
@@ -202,7 +202,8 @@ class Stpd(SenderSpec):
                     f"bdp -> (kp, kd); got {g!r}") from None
             object.__setattr__(self, "gains", (float(check_nonnegative("kp", kp)),
                                                float(check_nonnegative("kd", kd))))
-        check_nonnegative("reference", check_finite("reference", self.reference))
+        object.__setattr__(self, "reference",
+                           check_nonnegative("reference", self.reference, scalar=True))
         if self.update == "ack" and self.callback() is not None:
             raise ParameterError("gains may be a Python callable only with update='rtt' "
                                  "(a callable on every ACK would be a Python round trip per "

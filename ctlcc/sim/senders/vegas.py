@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numba
 
+from ..._validation import check_nonnegative
+from ...errors import ParameterError
 from ...laws import vegas as law
 from .._core.layout import (
     F_CWND, F_MIN_RTT, F_ROUND_MIN_RTT, F_SSTHRESH, I_IN_RECOVERY, I_ROUND_END, I_ROUND_RTTS,
@@ -107,6 +109,15 @@ class Vegas(SenderSpec):
     def legacy(cls):
         """The Vegas of the engine before issue 10 (window pinned at ssthresh)."""
         return cls(decrease_ssthresh=False, round_marker="before_send")
+
+    def __post_init__(self):
+        for name in ("alpha", "beta", "gamma"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, check_nonnegative(name, getattr(self, name),
+                                                                 scalar=True))
+        if self.alpha is not None and self.beta is not None and self.beta < self.alpha:
+            raise ParameterError(f"beta must be >= alpha = {self.alpha!r} (Vegas needs "
+                                 f"0 <= alpha <= beta), got {self.beta!r}")
 
     def init_flow(self, ff, fi, tab, j, tcp):
         W.init_window_flow(ff, fi, j, tcp)
