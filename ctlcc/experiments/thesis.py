@@ -1211,8 +1211,13 @@ def _claims_buffer(res, rows):
         # ns-2 keeps cwnd as a double; a one-packet margin each side covers the integer
         # sending rule and the 1-packet granularity of the queue it regulates
         ok = p5 >= row["low"] - 1 and p95 <= row["high"] + 1
+        start = r.overflow_times[r.overflow_times < w]
         out.append(_claim(row, f"[{p5:.1f}, {p95:.1f}] (5-95 %)", ok,
-                          f"window 5-95 % range [{p5:.1f}, {p95:.1f}] vs 10-12 packets", ev))
+                          f"window 5-95 % range [{p5:.1f}, {p95:.1f}] after {w:g} s (median "
+                          f"{np.median(win):.1f}; BDP {res.bdp:.1f} + ref 1) vs 10-12 packets; "
+                          f"{start.size} buffer drops before {w:g} s, {int(r.timeouts[0])} "
+                          f"timeout(s), window last below the BDP {res.bdp:.1f} at "
+                          f"{r.time[r.window[:, 0] < res.bdp].max(initial=0.0):.1f} s", ev))
         q = r.queue_after(w)
         row = rows["fig3_9_stpd_queue"]
         ok = 0.5 <= q.mean() <= 1.5 and np.percentile(q, 95) <= 3
@@ -1258,8 +1263,13 @@ def _claims_buffer(res, rows):
         b = res.runs[(lo, "stpd")].rate_between(0, 0.0, res.duration)
         diff = (a - b) / 1e6
         # 'little difference': within 1 % of the link rate
+        ra, rb = res.runs[(hi, "stpd")], res.runs[(lo, "stpd")]
         out.append(_claim(row, round(diff, 4), abs(diff) <= 0.015,
-                          f"ST-PD {a / 1e6:.3f} vs {b / 1e6:.3f} Mb/s", ev))
+                          f"ST-PD {a / 1e6:.3f} vs {b / 1e6:.3f} Mb/s over the run "
+                          f"({int(ra.queue_drops[0])} vs {int(rb.queue_drops[0])} buffer drops, "
+                          f"{int(ra.timeouts[0])} vs {int(rb.timeouts[0])} timeouts); after "
+                          f"{w:g} s {ra.rate_between(0, w, res.duration) / 1e6:.3f} vs "
+                          f"{rb.rate_between(0, w, res.duration) / 1e6:.3f} Mb/s", ev))
         row = rows["fig3_12_stpd_queue"]
         qa = res.runs[(hi, "stpd")].queue_after(w).mean()
         qb = res.runs[(lo, "stpd")].queue_after(w).mean()
@@ -1580,9 +1590,12 @@ def _claims_geo(res, rows):
         ok = abs(diff - row["value"]) <= 0.25 * row["value"]
         cut = _row_value(rows, "fig4_19_reno_cut")
         deficit = sum(res.bdp - w for w in np.arange(cut, res.bdp, 1.0))
+        cap = int(1.5e6 * res.duration / res.runs["stpd"].packet_bits)
         out.append(_claim(row, diff, ok,
                           f"ST-PD {res.delivered['stpd']}, Reno {res.delivered['reno']} "
-                          f"packets in {res.duration:g} s (the thesis' 1861 is what a Reno "
+                          f"packets in {res.duration:g} s; the link carries at most {cap}, so "
+                          f"no sender can beat ctlcc's Reno by more than "
+                          f"{cap - res.delivered['reno']} (the thesis' 1861 is what a Reno "
                           f"window climbing from 33 to the BDP at one packet per RTT misses: "
                           f"{deficit:.0f} packets)", ev,
                           claim="stpd - reno: in-order segments in 60 s (within 25 %: the "

@@ -110,6 +110,8 @@ SOURCES = [
                  "analytic predictions vs the packet simulator (ctlcc.crosscheck)"),
     LedgerSource("thesis", "ctlcc.ledger.simulated:thesis_claims", "thesis_sim",
                  "the ST-PD thesis's simulation experiments (ctlcc.experiments.thesis)"),
+    LedgerSource("stpd-readings", "ctlcc.sim.stpd_readings:claims", "thesis_sim",
+                 "default ST-PD reading, Figs. 4.8 and 4.22 (data/thesis_stpd_readings.csv)"),
     LedgerSource("primo", "ctlcc.experiments.primo:claims", "primo_sim",
                  "Primo's simulation study (ctlcc.experiments.primo)"),
     LedgerSource("not-yet-checked", "ctlcc.ledger.published:unchecked_claims", "claims",

@@ -8,16 +8,30 @@ from ctlcc.experiments import thesis
 PUB = thesis.published()
 
 
-def test_stpd_window_hovers_between_10_and_12(buffer_result):
+def test_stpd_window_hovers_between_10_and_12_once_recovered_from_start_up(buffer_result):
     """Fig. 3.8(b): 'hover between the range of 10-12 packets' (BDP ~9 + 1 queued).
 
     Tolerance: one packet each side of the printed range (ns-2 keeps cwnd as a
-    double and sends whole packets).
+    double and sends whole packets).  The default sender's PD fixed point is the
+    window S RTT_min + ref = BDP + 1 = 9.77 packets on ctlcc's path (BDP 8.77).
+
+    Finding (default sender): the claim holds from 10 s on but not over the thesis'
+    5-30 s window.  Slow start from one packet overflows the 14-packet buffer in its
+    first round trips (it doubles past BDP + B + 1 = 23.8 packets), loses a burst,
+    times out once, and the PD law regrows the window to the BDP only by ~6 s: the
+    5 % quantile after 5 s falls just under 9 packets.  With a 4-packet buffer the
+    start-up losses are repaired without a timeout (Fig. 3.13's test).
     """
-    win = buffer_result.runs[(14, "stpd")].window_after(buffer_result.warmup)
-    p5, p95 = np.percentile(win, [5, 95])
+    r = buffer_result.runs[(14, "stpd")]
     row = PUB["fig3_8_stpd_window"]
+    p5, p95 = np.percentile(r.window_after(10.0), [5, 95])
     assert row["low"] - 1 <= p5 and p95 <= row["high"] + 1
+    # the PD fixed point BDP + ref, within the same one-packet tolerance
+    assert np.median(r.window_after(10.0)) == pytest.approx(buffer_result.bdp + 1, abs=1.0)
+    # the start-up finding: all buffer drops in the first round trips, one timeout
+    assert r.overflow_times.max() < 1.0 and r.timeouts[0] == 1
+    # ... after which the window is still below the BDP past the thesis' 5 s warm-up
+    assert r.time[r.window[:, 0] < buffer_result.bdp].max() > buffer_result.warmup
 
 
 @pytest.mark.parametrize("buffer", [14, 4])
@@ -52,14 +66,25 @@ def test_reno_fills_the_buffer_and_overflows_at_n_plus_b(buffer_result):
 def test_throughput_full_with_sufficient_and_reno_below_1_4_with_insufficient(buffer_result):
     """Figs. 3.10 and 3.13: both reach 1.5 Mb/s with 14 packets; Reno < 1.4 Mb/s with 4,
     ST-PD unchanged ('little difference').  1.5 Mb/s is the link rate: 3 % tolerance
-    for the 0.5 s bins around the warm-up edge; 'little difference' read as < 1 %."""
+    for the 0.5 s bins around the warm-up edge; 'little difference' read as < 1 %.
+
+    Finding (default sender): 'little difference' holds after the 5 s warm-up, not over
+    the whole 30 s run: with 14 packets slow start overshoots into a timeout (previous
+    test) that the 4-packet run does not take, and the idle RTO and the PD law's slow
+    regrowth cost the 14-packet run more than 1 % of the link over 30 s.
+    """
     res = buffer_result
     for p in ("reno", "stpd"):
         assert res.runs[(14, p)].rate_between(0, res.warmup, res.duration) >= 0.97 * 1.5e6
     assert res.runs[(4, "reno")].rate_between(0, 0.0, res.duration) < 1.4e6
-    a = res.runs[(14, "stpd")].rate_between(0, 0.0, res.duration)
-    b = res.runs[(4, "stpd")].rate_between(0, 0.0, res.duration)
+    big, small = res.runs[(14, "stpd")], res.runs[(4, "stpd")]
+    a = big.rate_between(0, res.warmup, res.duration)
+    b = small.rate_between(0, res.warmup, res.duration)
     assert abs(a - b) <= 0.01 * 1.5e6
+    # whole run: the finding, and its cause (the one extra timeout)
+    whole = big.rate_between(0, 0.0, res.duration) - small.rate_between(0, 0.0, res.duration)
+    assert whole < -0.01 * 1.5e6
+    assert big.timeouts[0] == small.timeouts[0] + 1
 
 
 def test_telnet_base_rtt_matches_the_link_budget(telnet_result):
@@ -91,8 +116,10 @@ def test_claims_of_the_single_connection_experiments(buffer_result, telnet_resul
     claims = thesis.claims({"buffer_dimension": buffer_result, "telnet_delay": telnet_result})
     assert len(claims) == 12
     assert len({c.id for c in claims}) == len(claims)
-    assert all(c.verdict == "reproduced" for c in claims), [c for c in claims
-                                                            if c.verdict != "reproduced"]
+    # the default sender misses the two start-up claims of the tests above; the rest hold
+    differ = {c.id.split("-", 2)[2] for c in claims if c.verdict != "reproduced"}
+    assert differ == {"fig3_8_stpd_window", "fig3_13_stpd_throughput"}, differ
+    assert all("timeout" in c.reason for c in claims if c.verdict != "reproduced")
     assert all(c.paper == "stpd" and c.location.startswith("§3.5") for c in claims)
 
 

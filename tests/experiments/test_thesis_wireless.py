@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ctlcc.experiments import thesis
+from ctlcc.sim import scenarios
 
 PUB = thesis.published()
 #: Fig. 4.7 path: base RTT of a 1000-byte packet and a 40-byte ACK. [s]
@@ -23,8 +24,9 @@ def _check_fig4_8(res, tol):
     # independent route: Mathis et al.'s 1.22/sqrt(p) x MSS/RTT bounds Reno from above
     mathis = 1.22 / math.sqrt(1e-2) * 8000 / RTT_MIN / 1.5e6
     assert res.at("reno", 1e-2).mean() <= mathis
-    # finding: ctlcc's ST-PD is far below the thesis' 0.94 (report: loss recoveries read
-    # as a queue of ~15 packets and cut the window; regrowth at kp = 0.368 per RTT)
+    # finding: ctlcc's default ST-PD is far below the thesis' 0.94 (0.53 +- 0.03 over 3
+    # seeds x 100 s in data/thesis_stpd_readings.csv; no reading of the sender exceeds
+    # 0.83, see the Stpd docstring)
     assert res.at("stpd", 1e-2).mean() < 0.94 - 0.3
 
 
@@ -83,17 +85,31 @@ def test_geo_findings(geo_result):
 
     Capacity bound: at most 1.5 Mb/s x 60 s / 8000 bit = 11250 packets in 60 s.
     Findings (report): ctlcc's Reno times out on the second loss (RFC 5681 halves
-    FlightSize, ns-2 halved cwnd twice to ~33); ctlcc's ST-PD with fixed gains grows by
-    about kp = 0.368 packet per 0.5 s round trip and has not reached the 94-packet BDP
-    in 60 s, so it delivers fewer packets than Reno, not the thesis' 1861 more."""
+    FlightSize, ns-2 halved cwnd twice to ~33) and delivers 9396 packets.  The default
+    ST-PD sender reproduces Fig. 4.21 (window held at BDP + 1, within 5 packets, with
+    no timeout: the thesis' retransmission without a window cut) and the sign of Fig.
+    4.22, but not its size: the thesis' +1861 exceeds what the link leaves above
+    ctlcc's Reno (11250 - 9396 = 1854), and a sender that, like Reno, starts from one
+    packet and at most doubles per round trip misses a further sum_{k=0}^{6} (BDP - 2^k)
+    = 7 BDP - 127 packets before its window reaches the 95-packet BDP.
+    """
     g = geo_result
+    cap = 1.5e6 * 60 / 8000
     for p in g.protocols:
-        assert g.delivered[p] <= 1.5e6 * 60 / 8000
+        assert g.delivered[p] <= cap
     assert g.bdp == pytest.approx(1.5e6 * (2 * 250.4e-3 + 8000 / 10e6 * 2 + 8000 / 1.5e6
                                            + 320 / 10e6 * 2 + 320 / 1.5e6) / 8000, rel=1e-9)
     assert g.runs["reno"].timeouts[0] == 1 and g.window_after_loss["reno"] == 1.0
-    assert np.median(g.runs["stpd"].window_after(10.0)) < g.bdp
-    assert g.delivered["stpd"] - g.delivered["reno"] < 0 < PUB["fig4_22_stpd_minus_reno"]["value"]
+    # Fig. 4.21 (reproduced): median window after 10 s within 5 packets of BDP + 1
+    assert np.median(g.runs["stpd"].window_after(10.0)) == pytest.approx(g.bdp + 1, abs=5)
+    assert g.runs["stpd"].timeouts[0] == 0
+    # Fig. 4.22: the sign is reproduced, the size is bounded by capacity and start-up
+    assert scenarios.preset("thesis_fig4_18").tcp.initial_window == 1
+    start_up = sum(g.bdp - 2 ** k for k in range(7))
+    assert 2 ** 6 < g.bdp <= 2 ** 7
+    diff = g.delivered["stpd"] - g.delivered["reno"]
+    assert 0 < diff <= cap - start_up - g.delivered["reno"]
+    assert cap - g.delivered["reno"] < PUB["fig4_22_stpd_minus_reno"]["value"]
 
 
 def test_wireless_claims_are_well_formed(loss_result, geo_result):
