@@ -12,8 +12,8 @@ exponential backoff, go-back-N after a timeout.  The window rules are the
 laws of :mod:`ctlcc.laws.tcp`, compiled in.
 
 This module also holds the ACK-clocked machinery the other window senders
-(:mod:`.vegas`, :mod:`.stpd`) reuse: :func:`new_ack` (estimator, recovery
-exit, partial ACKs), :func:`dup_ack` (fast retransmit, inflation, limited
+(:mod:`ctlcc.sim.senders.vegas`, :mod:`ctlcc.sim.senders.stpd`) reuse:
+:func:`new_ack` (estimator, recovery exit, partial ACKs), :func:`dup_ack` (fast retransmit, inflation, limited
 transmit), :func:`ack_tail` (timer) and :func:`timeout`.
 """
 
