@@ -13,8 +13,9 @@ laws of :mod:`ctlcc.laws.tcp`, compiled in.
 
 This module also holds the ACK-clocked machinery the other window senders
 (:mod:`ctlcc.sim.senders.vegas`, :mod:`ctlcc.sim.senders.stpd`) reuse:
-:func:`new_ack` (estimator, recovery exit, partial ACKs), :func:`dup_ack` (fast retransmit, inflation, limited
-transmit), :func:`ack_tail` (timer) and :func:`timeout`.
+:func:`new_ack` (estimator, recovery exit, partial ACKs), :func:`dup_ack`
+(fast retransmit, inflation, limited transmit), :func:`ack_tail` (timer)
+and :func:`timeout`.
 """
 
 from dataclasses import dataclass
