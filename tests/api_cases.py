@@ -768,7 +768,7 @@ _SIM_FACTORIES = [
          dict(mean_burst_packets=5.0, loss_ratio=0.01, packet_time=1e-3),
          dict(mean_burst_packets="pos", loss_ratio=OPEN_UNIT, packet_time="pos")),
     lambda: Case("sim.scenarios.PacketList", scenarios.PacketList, dict(indices=(3, 10)),
-         dict(indices=("seq", "int0"))),
+         dict(indices=("seq0", "int0"))),
     lambda: Case("sim.scenarios.Link", scenarios.Link, dict(a="S", b="R", rate=1e6, delay=0.01),
          dict(a=("obj", str), b=("obj", str), rate="pos", delay="nonneg", buffer="int1"),
          extra=(("buffer 'abc'", dict(buffer="abc"), RAISE, "buffer"),

@@ -174,10 +174,11 @@ def variants(arg, kind, base, vector=False, none_ok=False):
         if not none_ok:
             out.append(("None", None, RAISE))
         return out
-    if isinstance(kind, tuple) and kind[0] == "seq":
+    if isinstance(kind, tuple) and kind[0] in ("seq", "seq0"):
+        # "seq0": a sequence that may be empty (e.g. a PacketList with no losses)
         item = kind[1]
         good = _good(base)
-        out = [("empty", (), RAISE), ("str", "abc", RAISE), ("2-D", [[good, good]], RAISE),
+        out = [("empty", (), RAISE if kind[0] == "seq" else FINITE), ("str", "abc", RAISE), ("2-D", [[good, good]], RAISE),
                ("scalar", good, FINITE)]   # a grid function may take one point
         if not none_ok:
             out.append(("None", None, RAISE))

@@ -232,9 +232,9 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
         idx = np.arange(max(first, 0), min(last, time.size - 1) + 1, stride)
         if idx.size < 3:
             raise ParameterError(
-                f"warmup={warmup:g} s leaves fewer than two {interval:g}-s intervals of {what} "
+                f"warmup must leave at least two {interval:g}-s intervals of {what} "
                 f"(window {a:g} - {b:g} s, trace ends at {end:g} s): shorten the warm-up or "
-                f"run longer")
+                f"run longer; got warmup={warmup:g} s")
         return idx
 
     send_cv, recv_cv = np.empty(n), np.empty(n)
@@ -299,6 +299,10 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
             or not 0 <= bottleneck < len(queues):
         raise ParameterError(f"bottleneck must be an index in 0..{len(queues) - 1} of the "
                              f"run's reported links, got {bottleneck!r}")
+    warmup = check_nonnegative("warmup", warmup, scalar=True)
+    if samples.time.size and warmup >= samples.time[-1]:
+        raise ParameterError(f"warmup must be below the end of the run's trace "
+                             f"({samples.time[-1]:g} s), got {warmup!r}")
     scenario = result.scenario
     a, b = queues[bottleneck].link
     link = next(lk for lk in scenario.links if (lk.a, lk.b) in ((a, b), (b, a)))

@@ -217,13 +217,14 @@ class PacketList:
     ----------
     indices : tuple of int
         1-based indices of the data packets to lose (the thesis' Fig. 4.18
-        run loses "the 2000th and the 2001st packet"). [packets]
+        run loses "the 2000th and the 2001st packet"); empty for a lossless
+        link with the same loss model in place. [packets]
     """
 
     indices: tuple
 
     def __post_init__(self):
-        values = check_sequence("indices", self.indices,
+        values = check_sequence("indices", self.indices, min_length=0,
                                 item=lambda label, i: check_positive_int(label, i, maximum=2**62))
         object.__setattr__(self, "indices", tuple(sorted(values)))
 
