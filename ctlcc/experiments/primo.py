@@ -80,7 +80,6 @@ References
 Chatté, Ducourthial & Niculescu (2006), §I-B, §IV-§VII, Figs. 1-7.
 """
 
-import csv
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -88,6 +87,7 @@ import numpy as np
 
 from .._validation import check_positive, check_positive_int
 from ..claims import Claim
+from ._published import read_published
 from ..errors import ParameterError
 from ..laws import primo as primo_law
 from ..sim import criteria as _criteria
@@ -480,17 +480,7 @@ def published(claim_id=None):
     >>> published("sec5d_primo_fairness")["value"]
     98.0
     """
-    with PUBLISHED_FILE.open(newline="") as handle:
-        rows = {}
-        for row in csv.DictReader(handle):
-            for key in ("value", "low", "high"):
-                row[key] = float(row[key]) if row[key] not in ("", None) else None
-            rows[row["claim_id"]] = row
-    if claim_id is None:
-        return rows
-    if claim_id not in rows:
-        raise ParameterError(f"claim_id must be one of {sorted(rows)}, got {claim_id!r}")
-    return rows[claim_id]
+    return read_published(PUBLISHED_FILE, claim_id)
 
 
 def fig1_top(protocol="primo", parameter=None, value=None, n=2, start=0.0):

@@ -31,7 +31,6 @@ References
 Xu (2002), §3.5 (Figs. 3.7-3.24), §4.4 (Figs. 4.7-4.22), §6 (Figs. 6.1-6.6).
 """
 
-import csv
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -41,6 +40,7 @@ import numpy as np
 
 from .._validation import check_interval, check_positive, check_positive_int
 from ..claims import Claim
+from ._published import read_published
 from ..errors import ParameterError
 from ..references import cite
 from ..sim import jain_index, run, scenarios
@@ -537,17 +537,7 @@ def published(claim_id=None):
     >>> published("fig4_8_stpd_1e-2")["value"]
     0.94
     """
-    with PUBLISHED_FILE.open(newline="") as handle:
-        rows = {}
-        for row in csv.DictReader(handle):
-            for key in ("value", "low", "high"):
-                row[key] = float(row[key]) if row[key] not in ("", None) else None
-            rows[row["claim_id"]] = row
-    if claim_id is None:
-        return rows
-    if claim_id not in rows:
-        raise ParameterError(f"claim_id must be one of {sorted(rows)}, got {claim_id!r}")
-    return rows[claim_id]
+    return read_published(PUBLISHED_FILE, claim_id)
 
 
 def packet_burst_channel(mean_burst, loss_ratio, packets, seed=0):
