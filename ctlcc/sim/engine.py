@@ -530,7 +530,7 @@ class _Simulation:
                     self.rtt_buf = _grow(self.rtt_buf, int(self.meta[K.M_NRTT]))
                     self.drop_buf = _grow(self.drop_buf, int(self.meta[K.M_NDROP]))
                 elif code == K.UNDISPATCHED:
-                    name = senders_mod.REGISTRY[int(self.meta[K.M_UNDISPATCHED]) - 1].name
+                    name = senders_mod.BY_CODE[int(self.meta[K.M_UNDISPATCHED]) - 1].name
                     raise RuntimeError(
                         f"sender {name!r} is registered but a hook of "
                         f"ctlcc.sim._core.dispatch does not dispatch it")

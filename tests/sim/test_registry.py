@@ -10,7 +10,7 @@ import pytest
 
 from ctlcc.errors import ParameterError
 from ctlcc.sim import run, scenarios as S
-from ctlcc.sim.senders import PROTOCOLS, REGISTRY, SENDERS, Cbr, Poisson, Stpd, resolve
+from ctlcc.sim.senders import BY_CODE, PROTOCOLS, REGISTRY, SENDERS, Cbr, Poisson, Stpd, resolve
 
 
 def _spec(cls):
@@ -32,7 +32,9 @@ def test_every_registered_sender_is_dispatched_and_delivers(cls):
 def test_protocols_codes_and_names_come_from_the_registry():
     assert PROTOCOLS == tuple(c.name for c in REGISTRY) == tuple(SENDERS)
     assert S.PROTOCOLS is PROTOCOLS
-    assert [c.code for c in REGISTRY] == list(range(len(REGISTRY)))
+    codes = [c.code for c in REGISTRY]
+    assert codes == sorted(set(codes)) and codes[0] == 0  # unique, increasing, from 0
+    assert all(BY_CODE[c.code] is c for c in REGISTRY)
 
 
 def test_unknown_protocol_lists_the_valid_ones():

@@ -2,9 +2,10 @@
 """The numba event loop; the only module that names every sender.
 
 Numba needs static dispatch, so each hook is an integer switch on the
-flow's protocol code (:data:`ctlcc.sim.senders.REGISTRY` order).  A code
-that no branch of a switch handles sets ``meta[M_UNDISPATCHED]`` and stops
-the loop with :data:`UNDISPATCHED`, so a sender registered but not
+flow's protocol code (each sender module fixes its own literal code;
+:data:`ctlcc.sim.senders.BY_CODE` maps them back).  A code that no branch
+of a switch handles sets ``meta[M_UNDISPATCHED]`` and stops the loop with
+:data:`UNDISPATCHED`, so a sender registered but not
 dispatched fails loudly (tests/sim/test_registry.py runs every sender).
 """
 

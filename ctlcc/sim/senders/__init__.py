@@ -36,19 +36,24 @@ from .vegas import Vegas
 from .window import NewReno, Reno, Tahoe
 
 __all__ = ["SenderSpec", "Reno", "NewReno", "Tahoe", "Vegas", "Stpd", "Primo", "Cbr",
-           "Poisson", "REGISTRY", "SENDERS", "PROTOCOLS", "resolve"]
+           "Poisson", "REGISTRY", "SENDERS", "PROTOCOLS", "BY_CODE", "resolve"]
 
-#: Every sender the engine runs, in the order of their dispatch codes.
+#: Every sender the engine runs, in increasing order of their dispatch codes
+#: (each module fixes its code as a literal so numba can freeze it; codes are
+#: unique but need not be contiguous).
 REGISTRY = (Reno, NewReno, Tahoe, Vegas, Stpd, Primo, Cbr, Poisson)
 #: protocol name -> spec class.
 SENDERS = {cls.name: cls for cls in REGISTRY}
 #: The protocol names ("cbr" and "poisson" are open-loop sources without ACKs).
 PROTOCOLS = tuple(SENDERS)
 
-for _i, _cls in enumerate(REGISTRY):
-    if _cls.code != _i:
-        raise RuntimeError(f"sender {_cls.name!r} has dispatch code {_cls.code}, "
-                           f"registry position {_i}")
+#: dispatch code -> spec class.
+BY_CODE = {cls.code: cls for cls in REGISTRY}
+
+for _prev, _cls in zip(REGISTRY, REGISTRY[1:]):
+    if _cls.code <= _prev.code:
+        raise RuntimeError(f"sender {_cls.name!r} has dispatch code {_cls.code}, not above "
+                           f"{_prev.name!r}'s {_prev.code}: codes must be unique and increasing")
 
 
 def resolve(protocol=None, sender=None):
