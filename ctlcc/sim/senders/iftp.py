@@ -25,7 +25,9 @@ also tallies the one-way delay of every packet (§6.3's delay and jitter).
 Readings where the paper is silent
 ----------------------------------
 * ``Transmit_Window`` is a thread (§4); a new window replaces the sweep in
-  progress (its first packet leaves at once, the rest every ``G + tau``).
+  progress (its first packet leaves at once, the rest every ``G + tau``;
+  with ``pacing="continuous"`` the first one leaves ``G + tau`` after the
+  previous packet, or at once if that time has passed).
 * ``tau``, "the transmission time of one packet", defaults to one packet on
   the flow's first link; ``Iftp(tau=...)`` fixes it (e.g. one packet at the
   bottleneck rate, the reading that matches Table I, see
@@ -83,8 +85,8 @@ __all__ = ["Iftp"]
 CODE = 8
 # private columns
 (F_TAU, F_S, F_INV_S, F_GRAN, F_WMAX, F_THRESH, F_MAXB, F_GAP, F_INTERVAL, F_CREDIT,
- F_G_SUM, F_G_SQ, F_G_COUNT, F_DELAY_SUM, F_DELAY_SQ, F_CONTINUOUS) = range(NF_COMMON,
-                                                                           NF_COMMON + 16)
+ F_G_SUM, F_G_SQ, F_G_COUNT, F_DELAY_SUM, F_DELAY_SQ, F_CONTINUOUS,
+ F_LAST_SEND) = range(NF_COMMON, NF_COMMON + 17)
 #: Values of ``Iftp(pacing=...)``.
 PACINGS = ("figure1", "continuous")
 (I_N, I_SSTHRESH, I_UNA, I_ACK_COUNT, I_AFTER_MISSING, I_PREV_LAST, I_BACKOFF,
@@ -182,6 +184,7 @@ class Iftp(SenderSpec):
         ff[j, F_THRESH] = self.after_missing_thresh
         ff[j, F_MAXB] = self.max_backoff
         ff[j, F_CONTINUOUS] = 1.0 if self.pacing == "continuous" else 0.0
+        ff[j, F_LAST_SEND] = -np.inf
         fi[j, I_N] = 1
         fi[j, I_SSTHRESH] = self.Ws
         fi[j, I_BACKOFF] = 1
@@ -209,6 +212,7 @@ def paced_send(now, f, ctx):
     if fi[f, I_ACTIVE] == 0 or fi[f, I_LEFT] <= 0:
         return
     send_next(now, f, 0, ctx)
+    ff[f, F_LAST_SEND] = now
     if ff[f, F_CONTINUOUS] == 0.0:
         fi[f, I_LEFT] -= 1
     if fi[f, I_RTT_SAMPLED] != 0:          # G is defined once srtt is (Figure 1 waits
@@ -239,7 +243,11 @@ def transmit_window(now, f, ctx):
     left = int(ff[f, F_S] * n + 0.5)
     fi[f, I_LEFT] = left if left >= 1 else 1
     fi[f, I_PACE_GEN] += 1                 # the sweep in progress, if any, stops here
-    paced_send(now, f, ctx)
+    due = ff[f, F_LAST_SEND] + gap + tau
+    if ff[f, F_CONTINUOUS] != 0.0 and due > now:
+        push(ctx, due, EV_PACE, f, fi[f, I_PACE_GEN])   # continuous: keep the spacing
+    else:
+        paced_send(now, f, ctx)
 
 
 @_jit
