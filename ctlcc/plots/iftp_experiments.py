@@ -69,18 +69,23 @@ def plot_friendliness(results):
     fig, (ax, bx) = new_figure(1, 2, figsize=(12, 4.8))
     styles = ("-", "--", "-.", ":")
     first = next(iter(results.values()))
+    shown = set()
     for k, (label, res) in enumerate(results.items()):
-        ls = styles[k % len(styles)]
-        ax.plot(res.time, res.running[:, 0] / 1e3, color="C0", ls=ls, lw=1.0,
-                label=f"TCP per source, {label}")
-        ax.plot(res.time, res.running[:, 1] / 1e3, color="C3", ls=ls, lw=1.0,
-                label=f"IFTP per source, {label}")
+        pacing = label.split(",")[0]
+        if pacing in shown:      # tau moves G, not the sending times: same curves
+            continue
+        shown.add(pacing)
+        ls = styles[len(shown) - 1]
+        ax.plot(res.time, res.running[:, 0] / 1e3, color="C0", ls=ls, lw=1.2,
+                label=f"TCP per source (beside IFTP pacing {pacing})")
+        ax.plot(res.time, res.running[:, 1] / 1e3, color="C3", ls=ls, lw=1.2,
+                label=f"IFTP per source, pacing {pacing}")
     ax.axhline(first.bottleneck_rate / 4e3, color="0.5", ls=":", label="fair share B/4")
     ax.set_xlabel("time [s]")
     ax.set_ylabel("running average bandwidth [kb/s]")
     ax.set_ylim(0, None)
     ax.set_title(f"{cite('iftp', 'Figure 6')}: 2 Reno + 2 IFTP on 1 Mb/s", fontsize="small")
-    ax.legend(fontsize="xx-small")
+    ax.legend(fontsize="x-small", loc="lower right")
     tables = exp.published_tables()
     width = 0.8 / (len(results) + 1)
     x = np.arange(2)
@@ -162,11 +167,10 @@ def plot_table4(result):
         ax.bar(x + 0.5 * w, result.iftp[d] / 1e6, w, color="C3", label="IFTP, ctlcc")
         ax.bar(x + 1.5 * w, [tables[("IV", "IFTP bandwidth", c)] for c in cells], w,
                color="C3", alpha=0.4, hatch="//", label="IFTP, paper")
-        for i, c in enumerate(cells):
-            ax.annotate(f"util. {100 * result.utilisation[d, i]:.0f} %\n(paper "
-                        f"{tables[('IV', 'utilization', c)]:g} %)", (x[i], 0.02),
-                        ha="center", fontsize="xx-small")
-        ax.set_xticks(x, [f"B = {b / 1e6:g} Mb/s" for b in result.bandwidths])
+        ax.set_xticks(x, [f"B = {b / 1e6:g} Mb/s\nutilisation {100 * result.utilisation[d, i]:.0f} %"
+                          f"\n(paper {tables[('IV', 'utilization', c)]:g} %)"
+                          for i, (b, c) in enumerate(zip(result.bandwidths, cells))],
+                      fontsize="x-small")
         ax.set_xlabel("bottleneck bandwidth B")
         ax.set_title(f"{cite('iftp', 'Table IV')}: D = {1e3 * delay:g} ms", fontsize="small")
     axes[0].set_ylabel("mean bandwidth per source [Mb/s]")
