@@ -23,9 +23,14 @@ Primo 0.51-0.87x Reno and 2.3-15x the old Primo; cold compile 175 CPU s
 against 45 CPU s before (target ~90 s: NOT MET; the engine is cached on disk
 and recompiled only when its code changes, see ctlcc/sim/_core/cache.py).
 
+IFTP (issue 11), measured 2026-11-23 with ``--duration 30 --senders
+iftp,primo`` in one run: Reno 68,267, IFTP 66,379 (0.97x Reno; target
+0.5x: met), Primo 13,484 packets per wall-second (load ~9).
+
 Usage::
 
     python benchmarks/bench_senders.py [--duration 60] [--baseline /path/to/old/checkout] [--cold]
+        [--senders iftp,primo]
 """
 
 import argparse
