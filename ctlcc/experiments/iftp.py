@@ -56,6 +56,7 @@ ElAarag & Bassiouni (2002), §6, Figures 4-6, Tables I-IV.
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -417,8 +418,11 @@ def bandwidth_delay(bandwidths=TABLE4_B, delays=TABLE4_D, duration=DURATION, see
                           seeds)
 
 
+@lru_cache(maxsize=2)
 def run_all(quick=True):
-    """Every experiment of this module.
+    """Every experiment of this module, memoised.
+
+    The report section and the ledger source share one run per process.
 
     Parameters
     ----------
