@@ -922,7 +922,14 @@ def iftp_fig4(protocol=None, loss=None, buffer=50, n=None, bottleneck_rate=1e6,
     elif isinstance(protocol, (str, SenderSpec)):
         protocols = [protocol] * check_positive_int("n", 4 if n is None else n, maximum=MAX_FLOWS)
     else:
-        protocols = list(protocol)
+        try:
+            protocols = list(protocol)
+        except TypeError:
+            raise ParameterError(
+                "protocol must be None, a protocol name, a sender spec or a sequence of them "
+                f"(one per flow), got {protocol!r}") from None
+        if not protocols:
+            raise ParameterError("protocol must name at least one flow, got an empty sequence")
         if n is not None and n != len(protocols):
             raise ParameterError(f"n must match the {len(protocols)} protocols given, got {n!r}")
     m = len(protocols)
