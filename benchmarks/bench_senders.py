@@ -3,8 +3,8 @@
 Targets (issue 10 §1)
 ---------------------
 * On the 10-flow dumbbell (10 Mb/s 1 ms access, 2 Mb/s 4 ms bottleneck,
-  128-packet buffer) ST-PD and Primo deliver at least 0.5x the packets per
-  wall-second of Reno (before the sender modules: about 0.04x and 0.01x,
+  128-packet buffer) ST-PD, Primo and IFTP (issue 11) deliver at least
+  0.5x the packets per wall-second of Reno (before the sender modules: about 0.04x and 0.01x,
   one Python round trip per law evaluation).
 * Reno itself does not get slower than the engine before the reshaping:
   ``--baseline PATH`` runs the same measurement on another checkout (e.g. a
@@ -23,9 +23,14 @@ Primo 0.51-0.87x Reno and 2.3-15x the old Primo; cold compile 175 CPU s
 against 45 CPU s before (target ~90 s: NOT MET; the engine is cached on disk
 and recompiled only when its code changes, see ctlcc/sim/_core/cache.py).
 
+IFTP (issue 11), measured 2026-11-23 with ``--duration 30 --senders
+iftp,primo`` in one run: Reno 68,267, IFTP 66,379 (0.97x Reno; target
+0.5x: met), Primo 13,484 packets per wall-second (load ~9).
+
 Usage::
 
     python benchmarks/bench_senders.py [--duration 60] [--baseline /path/to/old/checkout] [--cold]
+        [--senders iftp,primo]
 """
 
 import argparse
@@ -100,8 +105,12 @@ def main():
     ap.add_argument("--baseline", type=Path, default=None,
                     help="another checkout (the engine before the reshaping)")
     ap.add_argument("--cold", action="store_true", help="also time cold compilations")
+    ap.add_argument("--senders", default=None,
+                    help="comma-separated subset of the senders to time (Reno always)")
     args = ap.parse_args()
-    names = ["reno", "newreno", "tahoe", "vegas", "stpd", "stpd-fixed", "primo"]
+    names = ["reno", "newreno", "tahoe", "vegas", "stpd", "stpd-fixed", "primo", "iftp"]
+    if args.senders:
+        names = ["reno"] + [n for n in args.senders.split(",") if n != "reno"]
     new = measure(ROOT, args.duration, names)
     reno = new["reno"]["pkts_per_s"]
     print(f"10-flow dumbbell, {args.duration:g} s simulated; packets delivered per wall-second")

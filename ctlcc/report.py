@@ -80,6 +80,9 @@ SECTIONS = (
     ("primo_sim", "ctlcc.plots.primo_experiments",
      f"Primo's simulation study re-run: five criteria, many sources, Reno, multi-congestion "
      f"({short('primo')}, §I, §V, §VI)"),
+    ("iftp_sim", "ctlcc.plots.iftp_experiments",
+     f"IFTP's simulation study re-run: UDP vs TCP, TCP friendliness, losses, delay, "
+     f"bandwidth and delay ({short('iftp')}, §6)"),
     ("claims", "ctlcc.ledger", "Claims ledger: printed values vs ctlcc's closed forms"),
 )
 

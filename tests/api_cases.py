@@ -527,6 +527,20 @@ CASES = [
          dict(probabilities=("seq", OPEN_UNIT), n="int1", protocol=("choice", ("reno", "newreno")),
               duration="pos", warmup="nonneg", seeds=("seq", "int0")), run_base=False,
          extra=(("warmup above duration", dict(duration=5.0, warmup=10.0), RAISE, "warmup"),)),
+    Case("crosscheck.iftp_ideal_bandwidth", crosscheck.iftp_ideal_bandwidth, {},
+         dict(N=("seq", "int1"), Ws="skip", Wmax="skip"), run_base=False,
+         extra=(("Ws not a power of two", dict(Ws=24), RAISE, "Ws"),
+                ("N zero", dict(N=(0,)), RAISE, "N"))),
+    Case("crosscheck.iftp_nonideal_bound", crosscheck.iftp_nonideal_bound, {},
+         dict(probabilities=("seq", OPEN_UNIT), duration="pos", warmup="nonneg",
+              seeds=("seq", "int0"), pacings="skip"), run_base=False,
+         extra=(("warmup above duration", dict(duration=5.0, warmup=10.0), RAISE, "warmup"),
+                ("unknown pacing", dict(pacings=("rate",)), RAISE, "pacings"))),
+    Case("crosscheck.iftp_tcp_friendliness", crosscheck.iftp_tcp_friendliness, {},
+         dict(duration="pos", warmup="nonneg", seeds=("seq", "int0"), bottleneck_rate="skip",
+              pacings="skip"), run_base=False,
+         extra=(("warmup above duration", dict(duration=5.0, warmup=10.0), RAISE, "warmup"),
+                ("unknown pacing", dict(pacings=("rate",)), RAISE, "pacings"))),
     Case("crosscheck.TuningResult.settling_round_trips",
          lambda **kw: _tuning_result().settling_round_trips(**kw), {},
          dict(which=("choice", ("before", "after")), tolerance=OPEN_UNIT), allow_inf=True,
@@ -806,7 +820,15 @@ _SIM_FACTORIES = [
         f"sim.scenarios.{name}", builder, {},
         dict(protocol=("choice", SIM_PROTOCOLS), buffer="int1"), allow_inf=True,
         none_ok=("protocol",)))
-      for name, builder in scenarios.PRESETS.items()],
+      for name, builder in scenarios.PRESETS.items() if name != "iftp_fig4"],
+    # iftp_fig4 also takes one protocol per flow (a list of one is one flow, not an error)
+    lambda: Case("sim.scenarios.iftp_fig4", scenarios.iftp_fig4, {},
+         dict(protocol="skip", buffer="int1", bottleneck_rate="pos", udp_rate="pos"),
+         allow_inf=True, none_ok=("udp_rate",),
+         extra=(("protocol an int", dict(protocol=1), RAISE, "protocol"),
+                ("protocol empty", dict(protocol=()), RAISE, "protocol"),
+                ("protocol unknown", dict(protocol=("reno", "cubic")), RAISE, "protocol"),
+                ("n without protocol", dict(n=3), RAISE, "n"))),
     lambda: Case("sim.scenarios.Scenario.with_flows",
          _method(scenarios.thesis_fig4_7(), "with_flows"), dict(protocol="reno"),
          dict(protocol=("choice", SIM_PROTOCOLS)), allow_inf=True,
@@ -843,6 +865,11 @@ _SIM_FACTORIES += [
                 ("gains a supervisor", dict(gains=ctlcc.FuzzySupervisor()), FINITE, "gains"))),
     lambda: Case("sim.senders.Primo", _senders.Primo, {},
          dict(params=("obj", lprimo.PrimoParams))),
+    lambda: Case("sim.senders.Iftp", _senders.Iftp, {},
+         dict(Ws="int1", Wmax="int1", S="pos", after_missing_thresh="int1",
+              granularity="pos", max_backoff="int1", tau="pos",
+              pacing=("choice", ("figure1", "continuous"))), none_ok=("tau",),
+         extra=(("Ws not a power of two", dict(Ws=24), RAISE, "Ws"),)),
     *[(lambda cls=cls: Case(f"sim.senders.{cls.__name__}", cls, dict(rate=100.0),
                             dict(rate="pos")))
       for cls in (_senders.Cbr, _senders.Poisson)],
@@ -934,6 +961,9 @@ EXEMPT += [(_senders.SenderSpec, "base class of the sender specs: no fields; its
 EXEMPT += [(cls.init_flow, "engine hook: the engine calls it with the arrays it allocated "
                            "and the scenario's checked TcpOptions, never with user input")
            for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "init_flow" in vars(cls)]
+EXEMPT += [(cls.final_state, "engine hook: SimResult's builder calls it with the run's arrays "
+                             "after the run, never with user input")
+           for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "final_state" in vars(cls)]
 
 # Arithmetic cores are exempt by design (ARCHITECTURE.md, "One law, two uses"):
 # a ``*_core`` function is plain arithmetic on numbers that the packet engine

@@ -178,3 +178,47 @@ def test_report_items():
     items = list(plots.report_items())
     assert [type(i) for i in items] == [ReportTable, ReportTable, ReportFigure, ReportFigure]
     assert items[0].rows and all(len(r) == len(items[0].columns) for r in items[0].rows)
+
+
+# --- claims 8-10: IFTP ------------------------------------------------------------------------
+
+def test_iftp_ideal_bandwidth_paper_vs_figure1_timing():
+    """theta(N) = N / (k(N) R): k counted by hand from the windows 1, 2, 4, ..., 32, 33, ..., 50
+    (N = 8: 1 + 2 + 4 < 8 <= 15 -> k = 4; N = 64: 63 < 64 <= 96 -> k = 7).  Figure 1's paced
+    windows finish later (a period of (2n - 1) R / n): the paper's points FAIL, the
+    Figure-1-timing points pass (2 %, deterministic run)."""
+    check = cc.iftp_ideal_bandwidth(N=(8, 64, 1024))
+    R = check.parameters["R"]
+    assert check.predicted[0] == pytest.approx(8 / (4 * R), rel=1e-12)
+    assert check.predicted[3] == pytest.approx(64 / (7 * R), rel=1e-12)
+    paper, paced = check.within[0::3], check.within[1::3]
+    assert paced.all() and not paper.any()
+    ratio = check.measured[0::3] / check.predicted[0::3]
+    # N = 1024: 29 windows; the paced periods sum to about 2k - 1 round trips
+    assert 0.5 < ratio[-1] < 0.6
+    assert not check.passed
+
+
+def test_iftp_nonideal_bound_holds_one_sided():
+    check = cc.iftp_nonideal_bound(probabilities=(1e-2,), duration=60.0, seeds=(0, 1),
+                                   pacings=("figure1",))
+    R = 2 * (1e-3 + 20e-3) + 8 * 1054 / 100e6 + 8 * 1054 / 10e6 + 8 * 54 / 100e6 + 8 * 54 / 10e6
+    assert check.predicted[0] == pytest.approx(math.sqrt(1.5) / (R * math.sqrt(1e-2)), rel=1e-9)
+    assert check.passed and check.measured[0] <= check.predicted[0] * 1.05
+
+
+def test_iftp_tcp_friendliness_is_a_share_in_0_1():
+    check = cc.iftp_tcp_friendliness(duration=30.0, warmup=5.0, seeds=(0,),
+                                     pacings=("figure1",))
+    assert check.predicted.tolist() == [0.5] and check.tolerance.tolist() == [0.1]
+    assert 0.0 < check.measured[0] < 1.0
+    assert check.passed == (abs(check.measured[0] - 0.5) <= 0.1)
+
+
+def test_iftp_checks_refuse_bad_arguments():
+    with pytest.raises(ParameterError, match="N"):
+        cc.iftp_ideal_bandwidth(N=(0,))
+    with pytest.raises(ParameterError, match="probabilities"):
+        cc.iftp_nonideal_bound(probabilities=(1.5,))
+    with pytest.raises(ParameterError, match="warmup"):
+        cc.iftp_tcp_friendliness(duration=10.0, warmup=20.0)

@@ -16,6 +16,7 @@ PAPER_CSVS = {
     "iftp_fig3_cases.csv": "iftp",
     "iftp_closed_form_vs_enumeration.csv": "iftp",
     "iftp_section6_setup.csv": "iftp",
+    "iftp_sim_published.csv": "iftp",
     "cbraa_section4.csv": "cbraa",
     "sttp_table1_poisson.csv": "sttp",
     "sttp_table2_fairness.csv": "sttp",

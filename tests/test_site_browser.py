@@ -32,7 +32,7 @@ def site(tmp_path_factory):
     result = build_report(out, sections=["bounds"], jobs=2, formats=("png", "pdf"), dpi=80)
     assert result.ok, [(s.name, s.error, s.traceback) for s in result.sections]
     ids = {c.id for c in result.ledger.claims}
-    assert {"cbraa-eq4-loss-d", "stpd-4.3.3-poles", "iftp-table1-gaps-sim"} <= ids
+    assert {"cbraa-eq4-loss-d", "stpd-4.3.3-poles", "iftp-eq19-round-trips"} <= ids
     return out
 
 

@@ -21,7 +21,8 @@ Model, in brief
   cumulative ACKs, one per data packet (no delayed ACKs).
 * Senders: see :mod:`ctlcc.sim.senders.window` (Reno, NewReno, Tahoe),
   :mod:`~ctlcc.sim.senders.vegas`, :mod:`~ctlcc.sim.senders.stpd`,
-  :mod:`~ctlcc.sim.senders.primo` and :mod:`~ctlcc.sim.senders.open_loop`.
+  :mod:`~ctlcc.sim.senders.primo`, :mod:`~ctlcc.sim.senders.iftp` and
+  :mod:`~ctlcc.sim.senders.open_loop`.
 """
 
 import math
@@ -208,6 +209,10 @@ class SimResult:
     samples : Traces
         The coarse samples always kept (same layout as ``traces``, without
         RTT and drop logs); used by the efficiency metrics.
+    sender_state : tuple of dict
+        One dict per flow: the sender's own end-of-run measurements
+        (:meth:`SenderSpec.final_state`; e.g. IFTP's mean gap and delays,
+        a constant-rate source's delays), empty for the others.
     """
 
     scenario: Scenario
@@ -219,6 +224,7 @@ class SimResult:
     events: int
     wall_time: float
     samples: object = field(repr=False, default=None)
+    sender_state: tuple = field(repr=False, default=())
 
     @property
     def goodputs_bps(self):
@@ -608,7 +614,8 @@ class _Simulation:
                             self.drop_buf[:self.meta[K.M_NDROP]].copy())
         return SimResult(sc, T, seed if not isinstance(seed, np.random.Generator) else None,
                          tuple(flows), tuple(queues), traces, int(self.meta[K.M_EVENTS]), wall,
-                         samples)
+                         samples, tuple(flow.sender.final_state(ff, fi, j)
+                                        for j, flow in enumerate(sc.flows)))
 
     def _clip_tail(self, c, T):
         """Waiting and busy time of channel c restricted to [0, T]."""

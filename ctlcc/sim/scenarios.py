@@ -42,7 +42,7 @@ from .._validation import (
     check_sequence,
 )
 from ..errors import ParameterError
-from .senders import PROTOCOLS, SenderSpec, resolve
+from .senders import PROTOCOLS, Cbr, SenderSpec, resolve
 
 __all__ = [
     "PROTOCOLS",
@@ -861,6 +861,101 @@ def cbraa_fig2(protocol="reno", loss=None, buffer=20, n=2, **options):
     return scenario
 
 
+def iftp_fig4(protocol=None, loss=None, buffer=50, n=None, bottleneck_rate=1e6,
+              udp_rate=None, bottleneck_delay=9e-3, access_rate=10e6, access_delay=1e-3,
+              start=0.0, stop=math.inf, **options):
+    """IFTP Fig. 4: TCP, IFTP and UDP sources over one 50-packet FCFS bottleneck.
+
+    Sources S<i> -> router A -> router B -> sinks D<i>; every packet is
+    1000 bytes on the wire (960 payload + 40 header), ACKs 40 bytes, the
+    bottleneck buffer 50 packets, drop-tail (§6).  The total one-way path
+    delay is 11 ms (§6, §6.1); its split is not printed (the figure is lost
+    in the text we have): 1 ms access, ``bottleneck_delay`` = 9 ms, 1 ms
+    egress; the access links (10 Mb/s) are ours too.  TCP is Reno with
+    ``Wmax`` = 50 (``TcpOptions.max_window``, which is also its initial
+    ssthresh; §6.1's 32 applies to IFTP).
+
+    Parameters
+    ----------
+    protocol : str, SenderSpec, sequence or None
+        None: §6.1's mix, two Reno then two IFTP sources; a name or spec:
+        ``n`` flows of it; a sequence: one per flow.
+    loss : float, loss model or None
+        Loss on A -> B.
+    buffer : int
+        Bottleneck buffer (§6: 50). [packets]
+    n : int, optional
+        Number of flows when ``protocol`` is one protocol (default 4).
+    bottleneck_rate : float
+        B of §6.1-6.4 (1, 1.5, 0.5 Mb/s). [bit/s]
+    udp_rate : float, optional
+        Adds a constant-rate UDP source ("udp", :class:`~.senders.Cbr`) at
+        this wire rate (§6, §6.2). [bit/s]
+    bottleneck_delay, access_delay : float
+        One-way delays of A-B and of every access/egress link. [s]
+    access_rate : float
+        Rate of the access and egress links. [bit/s]
+    start, stop : float or sequence
+        Start and stop times of the TCP/IFTP flows (the UDP source runs
+        throughout). [s]
+
+    Returns
+    -------
+    Scenario
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), §6, Fig. 4, §6.1-6.4.
+
+    Examples
+    --------
+    >>> sc = iftp_fig4(udp_rate=0.3e6)
+    >>> [f.name for f in sc.flows], sc.data_bits
+    (['reno0', 'reno1', 'iftp0', 'iftp1', 'udp'], 8000)
+    """
+
+    if protocol is None:
+        if n is not None:
+            raise ParameterError("n needs a protocol: iftp_fig4's default is §6.1's fixed mix "
+                                 f"of 2 Reno + 2 IFTP sources, got n={n!r}")
+        protocols = ["reno", "reno", "iftp", "iftp"]
+    elif isinstance(protocol, (str, SenderSpec)):
+        protocols = [protocol] * check_positive_int("n", 4 if n is None else n, maximum=MAX_FLOWS)
+    else:
+        try:
+            protocols = list(protocol)
+        except TypeError:
+            raise ParameterError(
+                "protocol must be None, a protocol name, a sender spec or a sequence of them "
+                f"(one per flow), got {protocol!r}") from None
+        if not protocols:
+            raise ParameterError("protocol must name at least one flow, got an empty sequence")
+        if n is not None and n != len(protocols):
+            raise ParameterError(f"n must match the {len(protocols)} protocols given, got {n!r}")
+    m = len(protocols)
+    starts, stops = _per_flow("start", start, m), _per_flow("stop", stop, m)
+    if udp_rate is not None:
+        udp_rate = check_positive("udp_rate", udp_rate, scalar=True)
+        protocols.append(Cbr(rate=udp_rate / 8000.0))
+        starts.append(0.0)
+        stops.append(math.inf)
+    options.setdefault("payload_bytes", 960)
+    options.setdefault("header_bytes", 40)
+    options.setdefault("ack_bytes", 40)
+    options.setdefault("tcp", TcpOptions(max_window=50))
+    scenario = dumbbell(len(protocols), access_rate, access_delay, bottleneck_rate,
+                        bottleneck_delay, buffer, loss, protocols, starts, stops,
+                        name="iftp_fig4",
+                        description="ElAarag & Bassiouni (2002) §6 Fig. 4", **options)
+    counts, flows = {}, []
+    for flow in scenario.flows:
+        base = "udp" if isinstance(flow.sender, Cbr) else flow.protocol
+        k = counts.get(base, 0)
+        counts[base] = k + 1
+        flows.append(replace(flow, name=base if base == "udp" else f"{base}{k}"))
+    return replace(scenario, flows=tuple(flows))
+
+
 #: Preset name -> builder.
 PRESETS = {
     "thesis_fig3_7_sufficient": thesis_fig3_7_sufficient,
@@ -873,6 +968,7 @@ PRESETS = {
     "primo_fig1_top": primo_fig1_top,
     "primo_fig1_bottom": primo_fig1_bottom,
     "cbraa_fig2": cbraa_fig2,
+    "iftp_fig4": iftp_fig4,
 }
 
 

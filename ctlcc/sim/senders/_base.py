@@ -26,6 +26,14 @@ class SenderSpec:
     def init_flow(self, ff, fi, tab, j, tcp):
         """Write flow j's private columns (and law table) before the run."""
 
+    def final_state(self, ff, fi, j):
+        """Sender-specific measurements of flow j at the end of a run (a dict).
+
+        Collected in :attr:`ctlcc.sim.SimResult.sender_state`; empty unless
+        the sender keeps such measurements (e.g. IFTP's gaps and delays).
+        """
+        return {}
+
     def callback(self):
         """The user-supplied Python callable this sender needs, or None."""
         return None

@@ -10,13 +10,16 @@ import numpy as np
 
 from ...errors import ParameterError
 from ..._validation import check_positive
-from .._core.layout import EV_PACE, F_CWND, F_RATE, I_PACE_GEN, I_UNIQUE
+from .._core.layout import (EV_PACE, F_CWND, F_RATE, I_PACE_GEN, I_UNIQUE, NF_COMMON,
+                            Q_SENT_TIME)
 from .._core.net import push, release, send_next
 from ._base import SenderSpec
 
 __all__ = ["Cbr", "Poisson"]
 
 CBR, POISSON = 6, 7
+# private columns: one-way delay tally of the received packets
+F_DELAY_SUM, F_DELAY_SQ = NF_COMMON, NF_COMMON + 1
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,13 @@ class _OpenLoop(SenderSpec):
     def init_flow(self, ff, fi, tab, j, tcp):
         ff[j, F_CWND] = np.nan
         ff[j, F_RATE] = self.rate
+
+    def final_state(self, ff, fi, j):
+        """One-way delay of the received packets: mean and standard deviation. [s]"""
+        got = fi[j, I_UNIQUE]
+        mean = ff[j, F_DELAY_SUM] / got if got else np.nan
+        var = max(ff[j, F_DELAY_SQ] / got - mean * mean, 0.0) if got else np.nan
+        return {"delay_mean": float(mean), "delay_std": float(np.sqrt(var))}
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,9 @@ def send_one(now, f, poisson, ctx, rng):
 
 @numba.njit(cache=True, inline="always")
 def on_data(now, p, f, seq, ctx):
-    """No receiver feedback: count the packet and free it."""
+    """No receiver feedback: count the packet, tally its one-way delay, free it."""
     ctx.fi[f, I_UNIQUE] += 1
+    delay = now - ctx.pf[p, Q_SENT_TIME]
+    ctx.ff[f, F_DELAY_SUM] += delay
+    ctx.ff[f, F_DELAY_SQ] += delay * delay
     release(p, ctx.meta, ctx.free)
