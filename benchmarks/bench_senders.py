@@ -102,6 +102,7 @@ def main():
     ap.add_argument("--cold", action="store_true", help="also time cold compilations")
     args = ap.parse_args()
     names = ["reno", "newreno", "tahoe", "vegas", "stpd", "stpd-fixed", "primo"]
+    names += ["cbraa", "tcpfriend", "tfrc"]      # issue 11: rate senders, target >= 0.5x Reno
     new = measure(ROOT, args.duration, names)
     reno = new["reno"]["pkts_per_s"]
     print(f"10-flow dumbbell, {args.duration:g} s simulated; packets delivered per wall-second")
