@@ -80,6 +80,9 @@ SECTIONS = (
     ("primo_sim", "ctlcc.plots.primo_experiments",
      f"Primo's simulation study re-run: five criteria, many sources, Reno, multi-congestion "
      f"({short('primo')}, §I, §V, §VI)"),
+    ("cbraa_sim", "ctlcc.plots.cbraa_experiments",
+     f"CBRAA's simulations re-run: smoothness, arrivals and departures, RTT shares "
+     f"({short('cbraa')}, §4, Figs. 3-6)"),
     ("claims", "ctlcc.ledger", "Claims ledger: printed values vs ctlcc's closed forms"),
 )
 

@@ -16,6 +16,7 @@ source              report section  what it yields
                                     simulation experiments; :mod:`ctlcc.ledger.simulated`)
 ``primo``           ``primo_sim``   ``ctlcc.experiments.primo.claims()`` (Primo's §I, §V and
                                     §VI experiments on the existing senders)
+``cbraa``           ``cbraa_sim``   ``ctlcc.experiments.cbraa.claims()`` (CBRAA's §4, Figs. 3-6)
 ``not-yet-checked`` ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
                                     checked yet, so the ledger is honest about coverage
 ==================  ==============  =========================================================
@@ -114,6 +115,8 @@ SOURCES = [
                  "default ST-PD reading, Figs. 4.8 and 4.22 (data/thesis_stpd_readings.csv)"),
     LedgerSource("primo", "ctlcc.experiments.primo:claims", "primo_sim",
                  "Primo's simulation study (ctlcc.experiments.primo)"),
+    LedgerSource("cbraa", "ctlcc.experiments.cbraa:claims", "cbraa_sim",
+                 "CBRAA's §4 simulations, Figs. 3-6 (ctlcc.experiments.cbraa)"),
     LedgerSource("not-yet-checked", "ctlcc.ledger.published:unchecked_claims", "claims",
                  "claims known but not checked yet (data/claims_not_yet_checked.csv)"),
 ]
