@@ -37,6 +37,22 @@ Choices where the paper is silent (each a constant or argument below):
   defaults; one run per experiment (the engine is deterministic without a
   random loss model: the seed changes nothing).
 
+Findings (measured 2026-11-23; the claims and :func:`readings` recompute them)
+-------------------------------------------------------------------------------
+* Smoothness (Fig. 3) is reproduced: the coefficient of variation of
+  CBRAA's 1-s goodput is about a quarter of TCP-Friend's.
+* Shares are not, with the default beta = 0.5: in the shared drop-tail
+  queue the paced CBRAA source loses about 10x fewer packets than Reno
+  (Fig. 3: 0.09 % vs 0.94 %), and eq. (2) at its own loss gives it more
+  than its share (2.6 instead of 2 Mb/s in Fig. 3, 162 instead of 116
+  kbyte/s in Fig. 5, the TCP sources 100-103 instead of 119-124).
+* Figure 1 holds any rate whose Loss_th is within ``[loss/a, loss/b]``, a
+  band of rates 0.71-1.22x eq. (2): the point reached depends on history
+  and on the unprinted beta.  beta = 1 (targets from Loss_th alone)
+  reproduces Figs. 5 and 6 (CBRAA 129 vs 116 kbyte/s, TCP 111-113; Fig. 6:
+  158/229/79 vs 178/233/69 kbyte/s) but not Fig. 3 (1.3 Mb/s, and less
+  smooth than TCP-Friend) nor Fig. 4; no single beta reproduces all four.
+
 References
 ----------
 Ait-Hellal, Yamamoto & Leduc (1999), §4, Figs. 2-6.
@@ -52,8 +68,10 @@ from .._validation import check_interval, check_positive
 from ..claims import Claim
 from ..errors import ParameterError
 from ..sim import run, scenarios
+from ..sim.senders import Cbraa
 
 __all__ = ["RateRun", "published", "fig3", "fig4", "fig5", "fig6", "run_all", "claims",
+           "readings", "ALTERNATIVE",
            "DURATION", "WARMUP", "BIN"]
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -63,6 +81,8 @@ DURATION = 500.0
 WARMUP = 60.0
 #: Goodput bins. [s]
 BIN = 1.0
+#: The other reading of the silent beta shown beside the default (beta = 0.5). [1]
+ALTERNATIVE = Cbraa(beta=1.0)
 #: Tolerance on the paper's averages (a single REAL run, numbers rounded
 #: to kbyte/s, TCP details such as timers and ACK sizes not printed). [1]
 TOLERANCE = 0.15
@@ -144,13 +164,16 @@ def published(quantity=None):
     return rows[quantity]
 
 
-def fig3(duration=DURATION):
+def fig3(duration=DURATION, sender=None):
     """§4.1, Fig. 3: TCP Reno beside TCP-Friend, then beside CBRAA (two runs).
 
     Parameters
     ----------
     duration : float
         Length of each run, > 60 s (500 s in the paper). [s]
+    sender : Cbraa, optional
+        The CBRAA source's spec (default ``Cbraa()``, the paper's values
+        and beta = 0.5).
 
     Returns
     -------
@@ -160,10 +183,11 @@ def fig3(duration=DURATION):
     duration = _check_duration(duration)
     return (_run("fig3_tcpfriend", _fig2(["tcpfriend", "reno"]), duration,
                  ("TCP-Friend", "TCP Reno")),
-            _run("fig3_cbraa", _fig2(["cbraa", "reno"]), duration, ("CBRAA", "TCP Reno")))
+            _run("fig3_cbraa", _fig2([_cbraa(sender), "reno"]), duration,
+                 ("CBRAA", "TCP Reno")))
 
 
-def fig4(duration=700.0, arrival=300.0, departures=(550.0, 560.0)):
+def fig4(duration=700.0, arrival=300.0, departures=(550.0, 560.0), sender=None):
     """§4.2, Fig. 4: two TCP sources join one TCP and one CBRAA source, then leave.
 
     Parameters
@@ -174,6 +198,8 @@ def fig4(duration=700.0, arrival=300.0, departures=(550.0, 560.0)):
         Arrival of the two TCP sources (300 s). [s]
     departures : tuple of float
         Their departures (550 s, 560 s). [s]
+    sender : Cbraa, optional
+        The CBRAA source's spec.
 
     Returns
     -------
@@ -183,14 +209,22 @@ def fig4(duration=700.0, arrival=300.0, departures=(550.0, 560.0)):
     duration = _check_duration(duration)
     arrival = check_interval("arrival", arrival, 0.0, duration, scalar=True)
     d1, d2 = (check_interval("departures", d, arrival, np.inf, scalar=True) for d in departures)
-    scenario = _fig2(["cbraa", "reno", "reno", "reno"], start=(0.0, 0.0, arrival, arrival),
+    scenario = _fig2([_cbraa(sender), "reno", "reno", "reno"],
+                     start=(0.0, 0.0, arrival, arrival),
                      stop=(np.inf, np.inf, d1, d2))
     return _run("fig4", scenario, duration, ("CBRAA", "TCP 1", "TCP 2 (300-550 s)",
                                              "TCP 3 (300-560 s)"))
 
 
-def fig5(duration=DURATION):
+def fig5(duration=DURATION, sender=None):
     """§4.3, Fig. 5: three TCP Reno sources and one CBRAA source, equal RTTs.
+
+    Parameters
+    ----------
+    duration : float
+        [s]
+    sender : Cbraa, optional
+        The CBRAA source's spec.
 
     Returns
     -------
@@ -198,11 +232,11 @@ def fig5(duration=DURATION):
         Sources: CBRAA, TCP 1-3.
     """
     duration = _check_duration(duration)
-    return _run("fig5", _fig2(["cbraa", "reno", "reno", "reno"]), duration,
+    return _run("fig5", _fig2([_cbraa(sender), "reno", "reno", "reno"]), duration,
                 ("CBRAA", "TCP 1", "TCP 2", "TCP 3"))
 
 
-def fig6(duration=DURATION, bottleneck_delay=5e-3):
+def fig6(duration=DURATION, bottleneck_delay=5e-3, sender=None):
     """§4.3, Fig. 6: TCP and CBRAA at 25 ms, CBRAA at 100 ms one-way propagation.
 
     Parameters
@@ -212,6 +246,8 @@ def fig6(duration=DURATION, bottleneck_delay=5e-3):
     bottleneck_delay : float
         Part of each path's propagation on the shared link, < 25 ms; the
         rest is split evenly between access and exit links. [s]
+    sender : Cbraa, optional
+        The spec of both CBRAA sources.
 
     Returns
     -------
@@ -223,14 +259,20 @@ def fig6(duration=DURATION, bottleneck_delay=5e-3):
                                       scalar=True)
     side = [(d - bottleneck_delay) / 2 for d in (25e-3, 25e-3, 100e-3)]
     scenario = scenarios.dumbbell(3, 10e6, side, 4e6, bottleneck_delay, 20, None,
-                                  ["reno", "cbraa", "cbraa"], header_bytes=0,
+                                  ["reno", _cbraa(sender), _cbraa(sender)], header_bytes=0,
                                   name="cbraa_fig6")
     return _run("fig6", scenario, duration, ("TCP (25 ms)", "CBRAA (25 ms)",
                                              "CBRAA (100 ms)"))
 
 
-def run_all(quick=True):
+def run_all(quick=True, sender=None):
     """Every experiment; ``quick`` shortens Figs. 3, 5 and 6 to 300 s (Fig. 4 keeps 700 s).
+
+    Parameters
+    ----------
+    quick : bool
+    sender : Cbraa, optional
+        The CBRAA sources' spec (default ``Cbraa()``).
 
     Returns
     -------
@@ -238,21 +280,71 @@ def run_all(quick=True):
         ``{"fig3": (friend, cbraa), "fig4": ..., "fig5": ..., "fig6": ...}``.
     """
     d = 300.0 if quick else DURATION
-    return {"fig3": fig3(d), "fig4": fig4(), "fig5": fig5(d), "fig6": fig6(d)}
+    return {"fig3": fig3(d, sender), "fig4": fig4(sender=sender), "fig5": fig5(d, sender),
+            "fig6": fig6(d, sender=sender)}
 
 
-def claims(results=None, quick=False):
+def claims(results=None, quick=False, alternative=None):
     """The §4 claims checked on the runs (:func:`run_all`).
 
     Verdicts are fixed before the runs: "reproduced" when every number of
     the claim is within :data:`TOLERANCE` of the paper's (or on the stated
     side of a stated bound), "differs" otherwise, with what was measured.
 
+    Parameters
+    ----------
+    results : dict, optional
+        :func:`run_all` with the default sender; default: run it.
+    quick : bool
+        Settings of the runs made here.
+    alternative : dict, optional
+        :func:`run_all` with :data:`ALTERNATIVE` (beta = 1); its value and
+        verdict are added to each claim's reason.  Default: run it when
+        *results* is not given, else leave it out.
+
     Returns
     -------
     list of Claim
     """
-    res = run_all(quick=quick) if results is None else results
+    if results is None:
+        results = run_all(quick=quick)
+        if alternative is None:
+            alternative = run_all(quick=quick, sender=ALTERNATIVE)
+    out = _claims(results)
+    if alternative is None:
+        return out
+    from dataclasses import replace
+
+    alt = {c.id: c for c in _claims(alternative)}
+    return [replace(c, reason=f"{c.reason}. With beta = 1 (the paper does not print beta): "
+                              f"{alt[c.id].value:.3g} {c.unit}, {alt[c.id].verdict}")
+            for c in out]
+
+
+def readings(betas=(0.5, 0.75, 0.9, 1.0), quick=True):
+    """Every claim's value and verdict for several values of CBRAA's beta.
+
+    The paper uses ``p = beta Loss_th + (1 - beta) Loss_obs`` in
+    increase() and decrease() without printing beta (§3.2).
+
+    Parameters
+    ----------
+    betas : sequence of float
+        Each in (0, 1]. [1]
+    quick : bool
+
+    Returns
+    -------
+    dict
+        ``{beta: [Claim, ...]}``.
+    """
+    return {float(b): _claims(run_all(quick=quick, sender=Cbraa(beta=b))) for b in betas}
+
+
+# --- private helpers ---------------------------------------------------------------------
+
+def _claims(res):
+    """Claims of one set of runs (see :func:`claims`)."""
     pub = published()
     out = []
     ev = "ctlcc.experiments.cbraa."
@@ -345,7 +437,13 @@ def claims(results=None, quick=False):
     return out
 
 
-# --- private helpers ---------------------------------------------------------------------
+def _cbraa(sender):
+    if sender is None:
+        return Cbraa()
+    if not isinstance(sender, Cbraa):
+        raise ParameterError(f"sender must be a Cbraa spec, got {sender!r}")
+    return sender
+
 
 def _fig2(protocols, start=0.0, stop=np.inf):
     return scenarios.cbraa_fig2(protocol=list(protocols), n=len(protocols), start=start,

@@ -12,7 +12,8 @@ from ..experiments import cbraa as exp
 from ..references import cite
 from . import ReportFigure, ReportTable, get_axes, new_figure
 
-__all__ = ["plot_fig3", "plot_fig4", "plot_bars", "claims_table", "report_items"]
+__all__ = ["plot_fig3", "plot_fig4", "plot_bars", "claims_table", "readings_table",
+           "report_items"]
 
 COLOURS = {"CBRAA": "C3", "TCP-Friend": "C1"}
 _KB = 1e3
@@ -147,9 +148,25 @@ def claims_table(claim_list):
         ("id", "location", "claim", "published", "ctlcc", "unit", "verdict", "reason"), rows)
 
 
-def report_items(results=None):
-    """Figures and the claims table for ``ctlcc report``."""
+def readings_table(readings):
+    """Each claim's value and verdict for several values of beta (:func:`~ctlcc.experiments.cbraa.readings`)."""
+    betas = sorted(readings)
+    first = readings[betas[0]]
+    rows = tuple((c.id, c.published, c.unit) + tuple(
+        f"{readings[b][i].value:.3g} ({readings[b][i].verdict})" for b in betas)
+        for i, c in enumerate(first))
+    return ReportTable(
+        "cbraa_beta_readings",
+        f"{cite('cbraa', '§3.2')} blends Loss_th and Loss_obs with a weight beta it does not "
+        f"print: every §4 claim for several beta (quick runs: 300 s for Figs. 3, 5, 6).",
+        ("id", "published", "unit") + tuple(f"beta = {b:g}" for b in betas), rows)
+
+
+def report_items(results=None, alternative=None, readings=None):
+    """Figures, the claims table and the beta readings for ``ctlcc report``."""
     res = exp.run_all(quick=False) if results is None else results
+    if alternative is None:
+        alternative = exp.run_all(quick=False, sender=exp.ALTERNATIVE)
     fig, ax = new_figure(figsize=(9, 4.5))
     plot_fig3(res["fig3"], ax)
     yield ReportFigure(
@@ -179,7 +196,8 @@ def report_items(results=None):
         "Figs. 5-6: mean goodput of each source after 60 s, ctlcc beside the paper's averages "
         "(Fig. 5: three TCP and one CBRAA source; Fig. 6: TCP and CBRAA at 25 ms, CBRAA at "
         "100 ms one-way propagation).", fig)
-    yield claims_table(exp.claims(res))
+    yield claims_table(exp.claims(res, alternative=alternative))
+    yield readings_table(exp.readings() if readings is None else readings)
 
 
 def _moving(x, k):

@@ -118,6 +118,23 @@ def test_fig6_rtts_and_rtt_proportional_cbraa_shares(quick):
     assert got[0] < PUB["fig6_tcp_rate"]["value"] / 2
 
 
+def test_beta_one_reproduces_figs_5_and_6():
+    """The reading that reproduces the shares: beta = 1 (targets of increase() and
+    decrease() from Loss_th alone; §3.2 leaves beta unprinted).  Figs. 5 and 6 within
+    the tolerance, as 500-s runs (the paper's length)."""
+    sender = exp.ALTERNATIVE
+    assert sender.beta == 1.0
+    f5 = exp.fig5(sender=sender)
+    got = [f5.mean(i, exp.WARMUP, f5.duration) for i in range(4)]
+    assert got[0] == pytest.approx(PUB["fig5_cbraa_rate"]["value"], rel=exp.TOLERANCE)
+    for g, key in zip(sorted(got[1:]), ("fig5_tcp1_rate", "fig5_tcp2_rate", "fig5_tcp3_rate")):
+        assert g == pytest.approx(PUB[key]["value"], rel=exp.TOLERANCE)
+    f6 = exp.fig6(sender=sender)
+    got = [f6.mean(i, exp.WARMUP, f6.duration) for i in range(3)]
+    for g, key in zip(got, ("fig6_tcp_rate", "fig6_cbraa_short_rate", "fig6_cbraa_long_rate")):
+        assert g == pytest.approx(PUB[key]["value"], rel=exp.TOLERANCE)
+
+
 def test_claims_replace_the_not_yet_checked_rows(quick):
     claims = {c.id: c for c in exp.claims(quick)}
     assert set(claims) == {"cbraa-fig3-convergence-sim", "cbraa-fig3-smoothness-sim",
