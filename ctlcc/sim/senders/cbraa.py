@@ -44,7 +44,6 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ...errors import ParameterError
 from ...laws import cbraa as law
 from ...laws.cbraa import C_CBRAA, CbraaParams, TcpFriendParams
 from .._core.layout import (
@@ -162,10 +161,10 @@ class TcpFriend(SenderSpec):
 
     Examples
     --------
-    >>> TcpFriend(initial_rate=-1)
+    >>> TcpFriend(initial_rate=-1.0)
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: initial_rate must be in (0, inf), got -1
+    ctlcc.errors.ParameterError: initial_rate must be in (0, inf), got -1.0
     """
 
     name = "tcpfriend"
@@ -189,8 +188,6 @@ class TcpFriend(SenderSpec):
 
 
 def _init_common(ff, fi, j, initial_rate, t_rtcp):
-    if not np.isfinite(initial_rate):
-        raise ParameterError(f"initial_rate must be finite, got {initial_rate!r}")
     ff[j, F_CWND] = np.nan
     ff[j, F_RATE] = initial_rate
     ff[j, F_T_RTCP] = t_rtcp

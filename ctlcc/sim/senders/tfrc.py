@@ -34,7 +34,9 @@ first loss interval is synthesised from the largest X_recv seen so far
 loss-event rate is :func:`~ctlcc.laws.tfrc.loss_event_rate_core` on the
 last ``n = 8`` intervals and the open one (§5.4).  Feedback (§6.2): on the
 first data packet, once per R (from the data packets) afterwards, and at
-once when a new loss event raises p (§6.1 step 4); it carries the echoed
+once when a new loss event raises p (§6.1 step 4); on every packet while
+the packets carry no R yet (the sender has had no feedback: a lost first
+feedback must not silence the receiver); it carries the echoed
 send time (``Q_ECHO``), X_recv = packets received since the previous
 feedback over the time since it (``Q_AUX1``; 0 in the first feedback,
 which measures nothing and is not added to X_recv_set) and p
@@ -316,8 +318,8 @@ def on_data(now, p, f, seq, ctx):
     ff[f, F_RX_P] = p_now
     fi[f, I_RX_SINCE_FB] += 1
     first = fi[f, I_RX_STARTED] == 0
-    if not (first or (new_event and p_now > p_before)
-            or (R > 0.0 and now - ff[f, F_RX_LAST_FB] >= R)):
+    if not (first or (new_event and p_now > p_before) or R <= 0.0
+            or now - ff[f, F_RX_LAST_FB] >= R):
         release(p, ctx.meta, ctx.free)
         return
     x_recv = 0.0
