@@ -17,6 +17,7 @@ PAPER_CSVS = {
     "iftp_closed_form_vs_enumeration.csv": "iftp",
     "iftp_section6_setup.csv": "iftp",
     "cbraa_section4.csv": "cbraa",
+    "cbraa_beta_readings.csv": "cbraa",
     "sttp_table1_poisson.csv": "sttp",
     "sttp_table2_fairness.csv": "sttp",
     "sttp_table3_experiment1.csv": "sttp",

@@ -71,10 +71,12 @@ from ..sim import run, scenarios
 from ..sim.senders import Cbraa
 
 __all__ = ["RateRun", "published", "fig3", "fig4", "fig5", "fig6", "run_all", "claims",
-           "readings", "ALTERNATIVE",
+           "readings", "ALTERNATIVE", "READINGS_CSV", "main",
            "DURATION", "WARMUP", "BIN"]
 
 DATA = Path(__file__).resolve().parents[2] / "data"
+#: Every claim under several readings of beta, written by :func:`main`.
+READINGS_CSV = DATA / "cbraa_beta_readings.csv"
 #: Run length of Figs. 3 (each half), 5 and 6 (§4.1, §4.3). [s]
 DURATION = 500.0
 #: Start-up excluded from averages: Fig. 3's "after 60 seconds". [s]
@@ -341,6 +343,35 @@ def readings(betas=(0.5, 0.75, 0.9, 1.0), quick=True):
     return {float(b): _claims(run_all(quick=quick, sender=Cbraa(beta=b))) for b in betas}
 
 
+def main(path=None, betas=(0.5, 0.75, 0.9, 1.0)):
+    """Write :data:`READINGS_CSV`: every claim for several beta, the paper's 500-s runs.
+
+    Run as ``python -m ctlcc.experiments.cbraa``.
+
+    Parameters
+    ----------
+    path : path-like, optional
+        Output (default :data:`READINGS_CSV`).
+    betas : sequence of float
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    path = Path(READINGS_CSV if path is None else path)
+    rows = readings(betas, quick=False)
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(("claim_id", "beta", "published", "value", "unit", "verdict",
+                         "duration_s", "source", "location"))
+        for beta, claim_list in rows.items():
+            for c in claim_list:
+                duration = 700.0 if c.id.startswith("cbraa-fig4") else DURATION
+                writer.writerow((c.id, beta, c.published, f"{c.value:.4g}", c.unit, c.verdict,
+                                 duration, _SOURCE, c.location))
+    return path
+
+
 # --- private helpers ---------------------------------------------------------------------
 
 def _claims(res):
@@ -475,3 +506,7 @@ def _claim(cid, location, text, published_value, value, unit, ok, evidence, reas
                  published=published_value, value=float(value),
                  verdict="reproduced" if ok else "differs", evidence=evidence, reason=reason,
                  unit=unit, seeds=(0,))
+
+
+if __name__ == "__main__":
+    print(main())

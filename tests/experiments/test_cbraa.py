@@ -151,3 +151,18 @@ def test_full_runs_give_the_same_verdicts():
     full = {c.id: c.verdict for c in exp.claims(exp.run_all(quick=False))}
     quick = {c.id: c.verdict for c in exp.claims(exp.run_all(quick=True))}
     assert full == quick
+
+
+@pytest.mark.slow
+def test_readings_csv_is_what_the_code_measures():
+    """data/cbraa_beta_readings.csv (written by ``python -m ctlcc.experiments.cbraa``)
+    holds the values the current code measures, for the default beta and beta = 1."""
+    import csv
+
+    with exp.READINGS_CSV.open(newline="") as handle:
+        rows = {(r["claim_id"], float(r["beta"])): r for r in csv.DictReader(handle)}
+    for beta in (0.5, 1.0):
+        for c in exp.readings((beta,), quick=False)[beta]:
+            row = rows[(c.id, beta)]
+            assert float(row["value"]) == pytest.approx(c.value, rel=1e-3) and \
+                row["verdict"] == c.verdict, c.id
