@@ -954,9 +954,10 @@ def tfrc_newreno_share(presets=("cbraa_fig2", "sttp_fig3"), duration=200.0, warm
     TCP-friendliness (RFC 5348 §1: "reasonably fair when competing for
     bandwidth with TCP flows"): TFRC's goodput over the pair's after
     *warmup*.  Predicted 1/2; tolerance 1/6, i.e. a throughput ratio
-    within [1/2, 2] (the factor RFC 5348 §1 and Floyd et al. 2000 accept
-    between a TFRC and a TCP flow).  Deterministic runs (no random loss
-    model), one seed.
+    within [1/2, 2]: ctlcc's reading of "reasonably fair" (the RFC gives
+    no number; a factor of two is the spread of TCP flows among
+    themselves on drop-tail links that Floyd et al. 2000 show).
+    Deterministic runs (no random loss model), one seed.
 
     Parameters
     ----------
@@ -996,7 +997,8 @@ def tfrc_newreno_share(presets=("cbraa_fig2", "sttp_fig3"), duration=200.0, warm
         quantity="TFRC share of the pair's goodput [1]", labels=tuple(presets),
         predicted=np.full(len(presets), 0.5), samples=np.array(shares),
         tolerance=np.full(len(presets), 1 / 6),
-        tolerance_reason="1/6: a goodput ratio within [1/2, 2]",
+        tolerance_reason="1/6: a goodput ratio within [1/2, 2] (ctlcc's reading of "reasonably "
+                         "fair"; RFC 5348 gives no number)",
         parameters={"presets": tuple(presets), "duration": duration, "warmup": warmup},
         note="; ".join(notes))
 
