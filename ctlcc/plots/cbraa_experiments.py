@@ -129,6 +129,7 @@ def plot_bars(run, paper, ideal=None, ax=None, title=""):
     if ideal is not None:
         labels = [f"{lab}\nRTT {r * 1e3:.0f} ms" for lab, r in zip(labels, run.rtt)]
     ax.set_xticks(x, labels, fontsize="small")
+    ax.set_xlabel("source")
     ax.set_ylabel("mean goodput [kbyte/s]")
     ax.set_title(title)
     ax.legend(fontsize="small")

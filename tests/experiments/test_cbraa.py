@@ -166,3 +166,27 @@ def test_readings_csv_is_what_the_code_measures():
             row = rows[(c.id, beta)]
             assert float(row["value"]) == pytest.approx(c.value, rel=1e-3) and \
                 row["verdict"] == c.verdict, c.id
+
+
+def test_figures_name_the_paper_and_label_their_axes(quick):
+    from ctlcc.plots import cbraa_experiments as plots
+
+    axes = [plots.plot_fig3(quick["fig3"]), plots.plot_fig4(quick["fig4"]),
+            plots.plot_bars(quick["fig5"], [116e3, 119e3, 123e3, 124e3], title="Fig. 5")]
+    for ax in axes:
+        assert ax.get_xlabel() and "[" in ax.get_ylabel()
+        assert ax.get_legend() is not None
+    assert "Ait-Hellal, Yamamoto & Leduc (1999)" in axes[0].get_title()
+    # the paper's numbers are drawn: the 2 Mb/s fair share line of Fig. 3
+    assert any(abs(line.get_ydata()[0] - 250.0) < 1e-9 for line in axes[0].get_lines()
+               if len(line.get_ydata()) == 2)
+
+
+@pytest.mark.slow
+def test_report_items():
+    from ctlcc.plots import ReportFigure, ReportTable
+    from ctlcc.plots import cbraa_experiments as plots
+
+    items = list(plots.report_items())
+    assert [type(i) for i in items] == [ReportFigure] * 3 + [ReportTable] * 2
+    assert all(len(r) == len(items[3].columns) for r in items[3].rows)
