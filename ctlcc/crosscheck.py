@@ -997,8 +997,8 @@ def tfrc_newreno_share(presets=("cbraa_fig2", "sttp_fig3"), duration=200.0, warm
         quantity="TFRC share of the pair's goodput [1]", labels=tuple(presets),
         predicted=np.full(len(presets), 0.5), samples=np.array(shares),
         tolerance=np.full(len(presets), 1 / 6),
-        tolerance_reason="1/6: a goodput ratio within [1/2, 2] (ctlcc's reading of "reasonably "
-                         "fair"; RFC 5348 gives no number)",
+        tolerance_reason="1/6: a goodput ratio within [1/2, 2] (ctlcc's reading of 'reasonably "
+                         "fair'; RFC 5348 gives no number)",
         parameters={"presets": tuple(presets), "duration": duration, "warmup": warmup},
         note="; ".join(notes))
 
