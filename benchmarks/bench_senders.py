@@ -23,8 +23,9 @@ Primo 0.51-0.87x Reno and 2.3-15x the old Primo; cold compile 175 CPU s
 against 45 CPU s before (target ~90 s: NOT MET; the engine is cached on disk
 and recompiled only when its code changes, see ctlcc/sim/_core/cache.py).
 
-Issue 11 (2026-11-23, same machine): CBRAA 1.49x, TFRC 1.22x Reno's delivered
-packets per wall-second; TCP-Friend 0.12x delivered but 2.8x *sent*: on this
+Issue 11 (2026-11-23, same machine, two runs): CBRAA 1.49-1.71x, TFRC 1.22-1.23x
+Reno's delivered packets per wall-second; TCP-Friend 0.12-0.13x delivered but
+2.8x *sent*: on this
 short-RTT path its loss-free increase T_RTCP/(2 srtt^2) (+17 000 packets/s at
 the first report, srtt = 12 ms) floods the link and 96 % of its packets are
 dropped, so the delivered count measures the law, not the engine; the
