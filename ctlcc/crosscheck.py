@@ -37,6 +37,14 @@ Claims checked (function, source):
   under random loss;
 * :func:`iftp_tcp_friendliness` - one IFTP and one Reno flow sharing a
   bottleneck (the paper's §6.1 friendliness claim).
+* :func:`cbraa_loss_threshold` - CBRAA's equilibrium loss vs Loss_th,
+  eq. (4) (Ait-Hellal, Yamamoto & Leduc 1999);
+* :func:`cbraa_mathis_rate` - CBRAA's rate vs eq. (2) at its measured
+  loss and RTT;
+* :func:`cbraa_smoothness` - CBRAA's rate varies less than TCP-Friend's;
+* :func:`tfrc_equation_rate` - TFRC's rate vs the RFC 5348 equation at
+  its measured loss-event rate and RTT;
+* :func:`tfrc_newreno_share` - TFRC beside NewReno (TCP-friendliness).
 
 :func:`run_all` runs every claim with its fast defaults (the ``ctlcc
 report`` section ``crosscheck``).
@@ -70,6 +78,11 @@ __all__ = [
     "iftp_ideal_bandwidth",
     "iftp_nonideal_bound",
     "iftp_tcp_friendliness",
+    "cbraa_loss_threshold",
+    "cbraa_mathis_rate",
+    "cbraa_smoothness",
+    "tfrc_equation_rate",
+    "tfrc_newreno_share",
     "run_all",
 ]
 
@@ -874,6 +887,26 @@ def iftp_nonideal_bound(probabilities=(3e-3, 1e-2, 3e-2), duration=120.0, warmup
     Verdict: one-sided, measured <= bound x 1.05 (5 %: the seed spread of
     a rate over ~100 loss events).  The note gives the ratio to eq. (25)'s
     exact mean window too.
+# --- claims 6-8: CBRAA and TCP-Friend ------------------------------------------------------
+
+def cbraa_loss_threshold(probabilities=(2e-3, 5e-3, 1e-2), duration=400.0, warmup=150.0,
+                         seeds=DEFAULT_SEEDS):
+    """CBRAA's Loss_th (eq. 4) at its equilibrium vs the loss it measures.
+
+    Scenario: one CBRAA flow (the paper's defaults: reports every 5 s,
+    a = 1.5, b = 0.5, alpha = 0.5) through a 100 Mb/s, 40 ms link with a
+    1000-packet buffer (the link never congests) and Bernoulli loss p; 10
+    Mb/s, 5 ms access links (round trip about 0.1 s).  Figure 1 holds the
+    rate once the loss observed over a cycle is within ``[b, a] Loss_th``;
+    so at equilibrium the loss the flow measures should be
+    ``Loss_th(rate, srtt)`` (:func:`ctlcc.bounds.cbraa.loss_th`) at its
+    mean rate and RTT, to within the hold band.
+
+    Predicted: eq. (4) at the measured mean send rate after *warmup* and
+    the mean RTT of its reports.  Measured: the loss ratio of its reports
+    (packets lost / sent).  Tolerance: ``(a - 1) Loss_th = 0.5 Loss_th``,
+    the half-width of the hold band (the band is symmetric about Loss_th
+    for a = 1.5, b = 0.5).
 
     Parameters
     ----------
@@ -885,6 +918,53 @@ def iftp_nonideal_bound(probabilities=(3e-3, 1e-2, 3e-2), duration=120.0, warmup
     pacings : sequence of {"figure1", "continuous"}
         Readings of Transmit_Window (:class:`~ctlcc.sim.senders.Iftp`), one
         point per probability each.
+        Loss probabilities, in (0, 1). [1]
+    duration, warmup : float
+        [s]
+    seeds : sequence of int
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: loss ratio [1].
+
+    References
+    ----------
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.1 eq. (4), §3.2 Figure 1.
+    """
+    runs = _rate_runs("cbraa", _check_probabilities(probabilities), _check_duration(duration),
+                      warmup, _check_seeds(seeds))
+    from .bounds.cbraa import loss_th
+
+    predicted = np.array([float(np.mean([loss_th(r, t) for r, t in zip(rates, rtts)]))
+                          for rates, rtts in zip(runs["rate"], runs["rtt"])])
+    return _verdict(
+        name="cbraa_loss_threshold",
+        claim="at its equilibrium CBRAA measures the loss of an ideal Reno at its rate, "
+              "Loss_th = 1/(Rate Cycle) (eq. 4), within Figure 1's hold band [b, a] Loss_th",
+        source="Ait-Hellal, Yamamoto & Leduc (1999), eq. (4) and Figure 1",
+        quantity="loss ratio [1]", labels=tuple(f"p={p:g}" for p in runs["p"]),
+        predicted=predicted, samples=runs["loss"], tolerance=0.5 * predicted,
+        tolerance_reason="0.5 Loss_th: the hold band [0.5, 1.5] Loss_th of Figure 1 "
+                         "(a = 1.5, b = 0.5), inside which the rate is not changed",
+        parameters=runs["parameters"],
+        note="mean rate [packets/s]: " + ", ".join(f"{np.mean(r):.1f}" for r in runs["rate"]))
+
+
+def cbraa_mathis_rate(probabilities=(2e-3, 5e-3, 1e-2), duration=400.0, warmup=150.0,
+                      seeds=DEFAULT_SEEDS):
+    """CBRAA's mean rate vs eq. (2) (Mathis, C = 1.2701) at its measured loss and RTT.
+
+    Same runs as :func:`cbraa_loss_threshold`.  Predicted:
+    ``mathis_rate(loss, rtt, C="cbraa")`` at the loss ratio and mean RTT
+    the flow measured; measured: its mean send rate after *warmup*.
+
+    Tolerance: a third of the prediction.  Figure 1 holds any rate whose
+    Loss_th is within ``[loss/a, loss/b]``; with eq. (4) ``Loss_th = C^2/(W^2 +
+    1.55 W)`` (W = rate x srtt) and eq. (2) ``W = C/sqrt(loss)``, the hold
+    band is the rate band ``[sqrt(b), sqrt(a)] = [0.71, 1.22]`` x eq. (2),
+    shifted down by about ``0.775/W`` (under 4 % at W >= 20): the larger
+    side, 0.29 + 0.04.
 
     Returns
     -------
@@ -975,6 +1055,37 @@ def iftp_tcp_friendliness(duration=60.0, warmup=10.0, seeds=DEFAULT_SEEDS, bottl
         [bit/s]
     pacings : sequence of {"figure1", "continuous"}
         Readings of Transmit_Window, one point each.
+    Ait-Hellal, Yamamoto & Leduc (1999), §2 eqs. (1)-(2), Figure 1.
+    """
+    runs = _rate_runs("cbraa", _check_probabilities(probabilities), _check_duration(duration),
+                      warmup, _check_seeds(seeds))
+    predicted = np.array([float(np.mean([mathis_rate(lo, t, C="cbraa")
+                                         for lo, t in zip(loss, rtts)]))
+                          for loss, rtts in zip(runs["loss"], runs["rtt"])])
+    return _verdict(
+        name="cbraa_mathis_rate",
+        claim="CBRAA's long-run rate is the TCP-friendly rate of eq. (2) at the loss and RTT "
+              "it measures",
+        source="Ait-Hellal, Yamamoto & Leduc (1999), eq. (2) (Mathis et al. 1997, C = 1.2701)",
+        quantity="send rate [packets/s]", labels=tuple(f"p={p:g}" for p in runs["p"]),
+        predicted=predicted, samples=runs["rate"], tolerance=predicted / 3,
+        tolerance_reason="1/3: Figure 1's hold band [b, a] Loss_th is the rate band "
+                         "[sqrt(b), sqrt(a)] = [0.71, 1.22] x eq. (2), shifted down by "
+                         "0.775/W (< 4 %); the larger side",
+        parameters=runs["parameters"],
+        note="measured loss ratio: " + ", ".join(f"{np.mean(x):.4g}" for x in runs["loss"]))
+
+
+def cbraa_smoothness(probabilities=(2e-3, 1e-2), duration=400.0, warmup=150.0,
+                     seeds=DEFAULT_SEEDS):
+    """CBRAA's rate is smoother than TCP-Friend's (coefficient of variation).
+
+    Runs of :func:`cbraa_loss_threshold` and the same with TCP-Friend; the
+    coefficient of variation (std/mean) of the sending rate sampled each
+    second after *warmup*, per seed; compared: CV(CBRAA)/CV(TCP-Friend).
+    The paper's claim (§1, §4.1) is an inequality: the ratio is below 1.
+    Encoded as predicted 0, tolerance 1: within iff the ratio is in
+    [0, 1].
 
     Returns
     -------
@@ -1019,6 +1130,131 @@ def iftp_tcp_friendliness(duration=60.0, warmup=10.0, seeds=DEFAULT_SEEDS, bottl
                     "bottleneck_rate": bottleneck_rate, "pacings": tuple(pacings)},
         note="IFTP share per seed: " + "; ".join(
             f"{p}: " + ", ".join(f"{x:.2f}" for x in row) for p, row in zip(pacings, shares)))
+        ``quantity``: CV ratio [1].
+
+    References
+    ----------
+    Ait-Hellal, Yamamoto & Leduc (1999), Abstract, §4.1 (Figure 3).
+    """
+    probabilities = _check_probabilities(probabilities)
+    duration, seeds = _check_duration(duration), _check_seeds(seeds)
+    cb = _rate_runs("cbraa", probabilities, duration, warmup, seeds)
+    fr = _rate_runs("tcpfriend", probabilities, duration, warmup, seeds)
+    ratio = np.asarray(cb["cv"]) / np.asarray(fr["cv"])
+    return _verdict(
+        name="cbraa_smoothness",
+        claim="CBRAA's sending rate varies less than TCP-Friend's (plain eq. (2)) under the "
+              "same random loss",
+        source="Ait-Hellal, Yamamoto & Leduc (1999), Abstract and §4.1",
+        quantity="CV(CBRAA) / CV(TCP-Friend) [1]", labels=tuple(f"p={p:g}" for p in cb["p"]),
+        predicted=np.zeros(len(probabilities)), samples=ratio,
+        tolerance=np.ones(len(probabilities)),
+        tolerance_reason="the claim is the inequality ratio < 1 (predicted 0, tolerance 1)",
+        parameters=dict(cb["parameters"], compared="tcpfriend"),
+        note="CV CBRAA / TCP-Friend: " + "; ".join(
+            f"{np.mean(a):.3f} / {np.mean(b):.3f}" for a, b in zip(cb["cv"], fr["cv"])))
+
+
+# --- claims 9-10: TFRC ---------------------------------------------------------------------
+
+def tfrc_equation_rate(probabilities=(2e-3, 5e-3, 1e-2, 3e-2), duration=200.0, warmup=50.0,
+                       seeds=DEFAULT_SEEDS):
+    """TFRC's rate vs the RFC 5348 equation at the loss-event rate and RTT it measured.
+
+    Scenario of :func:`cbraa_loss_threshold` with a TFRC flow.  Predicted:
+    :func:`ctlcc.bounds.tfrc_rate` (t_RTO = 4 R, b = 1) at the mean RTT of
+    its feedback and the loss-event rate after *warmup*: losses (from the
+    drop log) grouped into events, a loss more than one mean RTT after the
+    first loss of the current event starting a new one (§5.2), divided by
+    the packets sent.  Measured: the mean send rate after *warmup*.
+
+    Tolerance: 20 %.  The sender follows the equation at its receiver's
+    *estimate* of p, an average over 8 loss intervals whose spread is about
+    25-35 % under random loss; X is convex in p, so the mean rate exceeds
+    the rate at the mean p (Jensen), by a few to 10 % at these spreads;
+    and the rate is capped at twice the receive rate.
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: send rate [packets/s].
+
+    References
+    ----------
+    RFC 5348 §3.1, §4.3, §5.
+    """
+    from .bounds import tfrc_rate
+
+    runs = _rate_runs("tfrc", _check_probabilities(probabilities), _check_duration(duration),
+                      warmup, _check_seeds(seeds))
+    predicted = np.array([float(np.mean([tfrc_rate(pe, t) for pe, t in zip(pev, rtts)]))
+                          for pev, rtts in zip(runs["event_rate"], runs["rtt"])])
+    return _verdict(
+        name="tfrc_equation_rate",
+        claim="TFRC sends at the RFC 5348 throughput equation's rate for the loss-event rate "
+              "and RTT it measures",
+        source="RFC 5348 §3.1 (ctlcc.bounds.tfrc_rate)",
+        quantity="send rate [packets/s]", labels=tuple(f"p={p:g}" for p in runs["p"]),
+        predicted=predicted, samples=runs["rate"], tolerance=0.2 * predicted,
+        tolerance_reason="20 %: the rate follows an 8-interval estimate of p (spread 25-35 %), "
+                         "X convex in p (Jensen), rate capped at 2 X_recv",
+        parameters=runs["parameters"],
+        note="loss-event rate: " + ", ".join(f"{np.mean(x):.4g}" for x in runs["event_rate"]))
+
+
+def tfrc_newreno_share(presets=("cbraa_fig2", "sttp_fig3"), duration=200.0, warmup=50.0):
+    """One TFRC and one NewReno flow on a drop-tail bottleneck: TFRC's share.
+
+    TCP-friendliness (RFC 5348 §1: "reasonably fair when competing for
+    bandwidth with TCP flows"): TFRC's goodput over the pair's after
+    *warmup*.  Predicted 1/2; tolerance 1/6, i.e. a throughput ratio
+    within [1/2, 2]: ctlcc's reading of "reasonably fair" (the RFC gives
+    no number; a factor of two is the spread of TCP flows among
+    themselves on drop-tail links that Floyd et al. 2000 show).
+    Deterministic runs (no random loss model), one seed.
+
+    Parameters
+    ----------
+    presets : sequence of str
+        Scenarios (:func:`ctlcc.sim.scenarios.preset`, two flows).
+    duration, warmup : float
+        [s]
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: TFRC share [1].
+
+    References
+    ----------
+    RFC 5348 §1; S. Floyd, M. Handley, J. Padhye, J. Widmer,
+    "Equation-based congestion control for unicast applications",
+    SIGCOMM 2000.
+    """
+    presets = check_sequence("presets", presets, _check_preset, max_length=MAX_POINTS)
+    duration = _check_duration(duration)
+    warmup = _check_warmup(warmup, duration)
+    shares, notes = [], []
+    for name in presets:
+        scenario = scenarios.preset(name, protocol=["tfrc", "newreno"], n=2)
+        result = run(scenario, duration, trace=True, sample_interval=0.5)
+        tr = result.traces
+        start = np.searchsorted(tr.time, warmup)
+        got = (tr.delivered[-1] - tr.delivered[start]).astype(float)
+        shares.append([got[0] / max(got.sum(), 1.0)])
+        notes.append(f"{name}: TFRC {got[0]:.0f}, NewReno {got[1]:.0f} packets")
+    return _verdict(
+        name="tfrc_newreno_share",
+        claim="a TFRC flow and a NewReno flow share a drop-tail bottleneck within a factor "
+              "of two",
+        source="RFC 5348 §1 (TCP-friendliness)",
+        quantity="TFRC share of the pair's goodput [1]", labels=tuple(presets),
+        predicted=np.full(len(presets), 0.5), samples=np.array(shares),
+        tolerance=np.full(len(presets), 1 / 6),
+        tolerance_reason="1/6: a goodput ratio within [1/2, 2] (ctlcc's reading of 'reasonably "
+                         "fair'; RFC 5348 gives no number)",
+        parameters={"presets": tuple(presets), "duration": duration, "warmup": warmup},
+        note="; ".join(notes))
 
 
 @lru_cache(maxsize=1)
@@ -1056,6 +1292,11 @@ def run_all():
         iftp_ideal_bandwidth(),
         iftp_nonideal_bound(),
         iftp_tcp_friendliness(),
+        cbraa_loss_threshold(),
+        cbraa_mathis_rate(),
+        cbraa_smoothness(),
+        tfrc_equation_rate(),
+        tfrc_newreno_share(),
     )
 
 
@@ -1156,6 +1397,57 @@ def _reno_runs_cached(probabilities, protocol, duration, seeds, preset):
             "parameters": {"preset": preset, "protocol": protocol, "duration": duration,
                            "seeds": seeds, "mean_rtt": tuple(np.round(rtts, 5)),
                            "rto": scenario.tcp.min_rto, "wmax": round(wmax, 2)}}
+
+
+def _rate_runs(protocol, probabilities, duration, warmup, seeds):
+    """Checked arguments, then the (cached) runs of one rate sender under random loss."""
+    return _rate_runs_cached(protocol, probabilities, duration,
+                             _check_warmup(warmup, duration), seeds)
+
+
+@lru_cache(maxsize=8)
+def _rate_runs_cached(protocol, probabilities, duration, warmup, seeds):
+    """One rate sender alone on a 100 Mb/s, 40 ms link with Bernoulli loss p.
+
+    Per point and seed: mean send rate after warmup [packets/s], loss ratio,
+    mean RTT sample [s], coefficient of variation of the sampled sending
+    rate, loss-event rate (losses more than one mean RTT apart, per packet
+    sent after warmup).
+    """
+    keys = ("rate", "loss", "rtt", "cv", "event_rate")
+    out = {k: [] for k in keys}
+    for p in probabilities:
+        scenario = scenarios.dumbbell(1, 10e6, 5e-3, 100e6, 40e-3, 1000, p, protocol,
+                                      name=f"{protocol}_bernoulli")
+        rows = {k: [] for k in keys}
+        for seed in seeds:
+            result = run(scenario, duration, seed=seed, trace=True, sample_interval=1.0)
+            tr = result.traces
+            start = np.searchsorted(tr.time, warmup)
+            span = tr.time[-1] - tr.time[start]
+            sent = float(tr.sent[-1, 0] - tr.sent[start, 0])
+            rows["rate"].append(sent / span)
+            rows["loss"].append(result.flows[0].loss_rate)
+            late_rtt = tr.rtt[tr.rtt[:, 0] >= warmup, 2]
+            rtt = float(np.mean(late_rtt if late_rtt.size else tr.rtt[:, 2]))
+            rows["rtt"].append(rtt)
+            x = tr.rate[start:, 0]
+            rows["cv"].append(float(np.std(x) / np.mean(x)))
+            drops = np.sort(tr.drops[(tr.drops[:, 0] >= tr.time[start]) & (tr.drops[:, 3] == 2), 0])
+            events, begin = 0, -np.inf
+            for t in drops:
+                if t > begin + rtt:
+                    events += 1
+                    begin = t
+            rows["event_rate"].append(events / sent)
+        for k in keys:
+            out[k].append(rows[k])
+    out = {k: np.array(v) for k, v in out.items()}
+    out["p"] = probabilities
+    out["parameters"] = {"protocol": protocol, "duration": duration, "warmup": warmup,
+                         "seeds": tuple(seeds), "link": "100 Mb/s 40 ms, 10 Mb/s 5 ms access",
+                         "mean_rtt": tuple(np.round(out["rtt"].mean(axis=1), 4))}
+    return out
 
 
 def _bottleneck_link(scenario):

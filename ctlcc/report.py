@@ -83,6 +83,9 @@ SECTIONS = (
     ("iftp_sim", "ctlcc.plots.iftp_experiments",
      f"IFTP's simulation study re-run: UDP vs TCP, TCP friendliness, losses, delay, "
      f"bandwidth and delay ({short('iftp')}, §6)"),
+    ("cbraa_sim", "ctlcc.plots.cbraa_experiments",
+     f"CBRAA's simulations re-run: smoothness, arrivals and departures, RTT shares "
+     f"({short('cbraa')}, §4, Figs. 3-6)"),
     ("claims", "ctlcc.ledger", "Claims ledger: printed values vs ctlcc's closed forms"),
 )
 

@@ -154,6 +154,65 @@ def test_fluid_reno_overestimates_packet_rate():
     assert np.all(ratio < 0.85) and ratio[1] < ratio[0]
 
 
+# --- claims 6-8: CBRAA and TCP-Friend -------------------------------------------------------
+
+def _loss_th(rate, srtt):
+    """Eq. (4) from §2's cycle: 1/N, N = (3/8) Wmax (Wmax + 2), W = rate srtt = (7/9) Wmax."""
+    wmax = 9 / 7 * rate * srtt
+    return 1 / (3 / 8 * wmax * (wmax + 2))
+
+
+def test_cbraa_equilibrium_loss_is_loss_th():
+    # tolerance 0.5 Loss_th: Figure 1's hold band [0.5, 1.5] Loss_th (a = 1.5, b = 0.5)
+    check = cc.cbraa_loss_threshold(probabilities=(1e-2,), duration=300.0, warmup=120.0,
+                                    seeds=(0,))
+    assert check.passed, check.rows()
+    assert check.tolerance[0] == pytest.approx(0.5 * check.predicted[0])
+    rate = float(check.note.split(": ")[1])
+    rtt = check.parameters["mean_rtt"][0]
+    assert check.predicted[0] == pytest.approx(_loss_th(rate, rtt), rel=0.01)  # rounded note
+    assert check.measured[0] == pytest.approx(1e-2, rel=0.1)     # Bernoulli p, ~3000 sent
+
+
+def test_cbraa_rate_is_eq_2_at_its_loss():
+    # tolerance 1/3: the hold band as a rate band [sqrt(b), sqrt(a)] x eq. (2), shifted
+    check = cc.cbraa_mathis_rate(probabilities=(1e-2,), duration=300.0, warmup=120.0,
+                                 seeds=(0,))
+    assert check.passed, check.rows()
+    loss = float(check.note.split(": ")[1])
+    rtt = check.parameters["mean_rtt"][0]
+    eq2 = (7 / 9) * math.sqrt(8 / 3) / (rtt * math.sqrt(loss))
+    assert check.predicted[0] == pytest.approx(eq2, rel=1e-3)
+
+
+def test_cbraa_smoother_than_tcp_friend_under_random_loss():
+    check = cc.cbraa_smoothness(probabilities=(1e-2,), duration=300.0, warmup=120.0,
+                                seeds=(0,))
+    assert check.passed and check.measured[0] < 0.6, check.rows()
+
+
+# --- claims 9-10: TFRC ----------------------------------------------------------------------
+
+def test_tfrc_rate_is_the_equation_at_its_loss_event_rate():
+    # tolerance 20 %: the receiver's 8-interval estimate of p, Jensen, the 2 X_recv cap
+    check = cc.tfrc_equation_rate(probabilities=(1e-2,), duration=100.0, warmup=30.0,
+                                  seeds=(0,))
+    assert check.passed, check.rows()
+    p_event = float(check.note.split(": ")[1])
+    rtt = check.parameters["mean_rtt"][0]
+    # RFC 5348 §3.1 typed here, s = 1, b = 1, t_RTO = 4 R
+    x = 1 / (rtt * math.sqrt(2 * p_event / 3)
+             + 4 * rtt * 3 * math.sqrt(3 * p_event / 8) * p_event * (1 + 32 * p_event ** 2))
+    assert check.predicted[0] == pytest.approx(x, rel=1e-3)
+    assert p_event < 1e-2        # losses within one RTT merge into one event
+
+
+def test_tfrc_shares_with_newreno_within_a_factor_two():
+    # share in [1/3, 2/3] <=> goodput ratio within [1/2, 2]
+    check = cc.tfrc_newreno_share(presets=("sttp_fig3",), duration=100.0, warmup=30.0)
+    assert check.passed, check.rows()
+
+
 # --- bad input --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, match", [
@@ -163,6 +222,10 @@ def test_fluid_reno_overestimates_packet_rate():
     (lambda: cc.stpd_decay(model="fluid"), "model must be"),
     (lambda: cc.primo_limit_cycle(bottleneck_rates=(16e6,)), "bottleneck_rates"),
     (lambda: cc.reno_sawtooth_utilisation(duration=10.0, warmup=20.0), "warmup"),
+    (lambda: cc.cbraa_loss_threshold(probabilities=(1.5,)), "probabilities"),
+    (lambda: cc.cbraa_smoothness(duration=100.0, warmup=200.0), "warmup"),
+    (lambda: cc.tfrc_equation_rate(seeds=(-1,)), "seeds"),
+    (lambda: cc.tfrc_newreno_share(presets=("nope",)), "presets"),
 ])
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):

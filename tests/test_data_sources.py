@@ -18,6 +18,7 @@ PAPER_CSVS = {
     "iftp_section6_setup.csv": "iftp",
     "iftp_sim_published.csv": "iftp",
     "cbraa_section4.csv": "cbraa",
+    "cbraa_beta_readings.csv": "cbraa",
     "sttp_table1_poisson.csv": "sttp",
     "sttp_table2_fairness.csv": "sttp",
     "sttp_table3_experiment1.csv": "sttp",

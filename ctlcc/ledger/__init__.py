@@ -18,6 +18,7 @@ source              report section  what it yields
                                     §VI experiments on the existing senders)
 ``iftp``            ``iftp_sim``    ``ctlcc.experiments.iftp.claims()`` (IFTP's §6
                                     experiments: Figures 5-6, Tables I-IV)
+``cbraa``           ``cbraa_sim``   ``ctlcc.experiments.cbraa.claims()`` (CBRAA's §4, Figs. 3-6)
 ``not-yet-checked`` ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
                                     checked yet, so the ledger is honest about coverage
 ==================  ==============  =========================================================
@@ -118,6 +119,8 @@ SOURCES = [
                  "Primo's simulation study (ctlcc.experiments.primo)"),
     LedgerSource("iftp", "ctlcc.experiments.iftp:claims", "iftp_sim",
                  "IFTP's simulation study (ctlcc.experiments.iftp)"),
+    LedgerSource("cbraa", "ctlcc.experiments.cbraa:claims", "cbraa_sim",
+                 "CBRAA's §4 simulations, Figs. 3-6 (ctlcc.experiments.cbraa)"),
     LedgerSource("not-yet-checked", "ctlcc.ledger.published:unchecked_claims", "claims",
                  "claims known but not checked yet (data/claims_not_yet_checked.csv)"),
 ]

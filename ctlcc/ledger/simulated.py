@@ -36,6 +36,11 @@ PAPERS = {
     "primo_limit_cycle": ("primo", "Algorithm 1, §III-E"),
     "primo_heterogeneous_fairness": ("primo", "§V-D"),
     "fluid_reno_rate": ("hollot", "§II, fluid model of TCP"),
+    "cbraa_loss_threshold": ("cbraa", "§3.1 eq. (4), Figure 1"),
+    "cbraa_mathis_rate": ("cbraa", "§2 eq. (2), Figure 1"),
+    "cbraa_smoothness": ("cbraa", "Abstract, §4.1"),
+    "tfrc_equation_rate": ("rfc5348", "§3.1, §4.3"),
+    "tfrc_newreno_share": ("rfc5348", "§1"),
 }
 
 #: Report items that show a check, beyond the two cross-check tables.

@@ -21,8 +21,9 @@ Model, in brief
   cumulative ACKs, one per data packet (no delayed ACKs).
 * Senders: see :mod:`ctlcc.sim.senders.window` (Reno, NewReno, Tahoe),
   :mod:`~ctlcc.sim.senders.vegas`, :mod:`~ctlcc.sim.senders.stpd`,
-  :mod:`~ctlcc.sim.senders.primo`, :mod:`~ctlcc.sim.senders.iftp` and
-  :mod:`~ctlcc.sim.senders.open_loop`.
+  :mod:`~ctlcc.sim.senders.primo`, :mod:`~ctlcc.sim.senders.open_loop`,
+  :mod:`~ctlcc.sim.senders.iftp`, :mod:`~ctlcc.sim.senders.cbraa` (CBRAA,
+  TCP-Friend) and :mod:`~ctlcc.sim.senders.tfrc`.
 """
 
 import math

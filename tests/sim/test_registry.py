@@ -10,11 +10,16 @@ import pytest
 
 from ctlcc.errors import ParameterError
 from ctlcc.sim import run, scenarios as S
-from ctlcc.sim.senders import BY_CODE, PROTOCOLS, REGISTRY, SENDERS, Cbr, Poisson, Stpd, resolve
+from ctlcc.sim.senders import (BY_CODE, PROTOCOLS, REGISTRY, SENDERS, Cbr, Cbraa, Poisson,
+                                Stpd, TcpFriend, resolve)
 
 
 def _spec(cls):
-    return cls(rate=100.0) if cls in (Cbr, Poisson) else cls()
+    if cls in (Cbr, Poisson):
+        return cls(rate=100.0)
+    if cls in (Cbraa, TcpFriend):   # reports every 0.5 s: several within the 6-s run
+        return cls(t_rtcp=0.5, initial_rate=20.0)
+    return cls()
 
 
 @pytest.mark.parametrize("cls", REGISTRY, ids=[c.name for c in REGISTRY])

@@ -12,7 +12,7 @@ dispatched fails loudly (tests/sim/test_registry.py runs every sender).
 import numba
 import numpy as np
 
-from ..senders import iftp, open_loop, primo, stpd, vegas, window
+from ..senders import cbraa, iftp, open_loop, primo, stpd, tfrc, vegas, window
 from .layout import (
     DONE, EV_ARRIVE, EV_DEFER, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STOP, F_CWND, F_RATE,
     F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, I_ACTIVE, I_DELIVERED,
@@ -32,6 +32,7 @@ RENO, NEWRENO, TAHOE = window.RENO, window.NEWRENO, window.TAHOE
 VEGAS, STPD, PRIMO = vegas.CODE, stpd.CODE, primo.CODE
 CBR, POISSON = open_loop.CBR, open_loop.POISSON
 IFTP = iftp.CODE
+CBRAA, TCPFRIEND, TFRC = cbraa.CBRAA, cbraa.TCPFRIEND, tfrc.CODE
 
 _inline = numba.njit(cache=True, inline="always")
 
@@ -56,6 +57,10 @@ def on_start(now, f, ctx, rng):
         open_loop.send_one(now, f, proto == POISSON, ctx, rng)
     elif proto == IFTP:
         iftp.on_start(now, f, ctx)
+    elif proto == CBRAA or proto == TCPFRIEND:
+        cbraa.on_start(now, f, ctx)
+    elif proto == TFRC:
+        tfrc.on_start(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -73,6 +78,10 @@ def on_data(now, p, ctx):
         primo.on_data(now, p, f, seq, ctx)
     elif proto == IFTP:
         iftp.on_data(now, p, f, seq, ctx)
+    elif proto == CBRAA or proto == TCPFRIEND:
+        cbraa.on_data(now, p, f, seq, ctx)
+    elif proto == TFRC:
+        tfrc.on_data(now, p, f, seq, ctx)
     elif proto == RENO or proto == NEWRENO or proto == TAHOE or proto == VEGAS \
             or proto == STPD:
         cumulative_ack_receiver(now, p, f, seq, ctx)
@@ -106,6 +115,10 @@ def on_ack(now, p, ctx):
         primo.on_ack(now, f, ack, sample, aux1, aux2, flag, ctx)
     elif proto == IFTP:
         iftp.on_ack(now, f, ack, sample, ctx)
+    elif proto == CBRAA or proto == TCPFRIEND:
+        cbraa.on_report(now, f, sample, aux1, aux2, proto == TCPFRIEND, ctx)
+    elif proto == TFRC:
+        tfrc.on_feedback(now, f, sample, aux1, aux2, ctx)
     else:
         undispatched(f, ctx)
 
@@ -123,6 +136,8 @@ def on_rto(now, f, ctx):
         primo.on_rto(now, f, ctx)
     elif proto == IFTP:
         iftp.on_rto(now, f, ctx)
+    elif proto == TFRC:
+        tfrc.on_rto(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -136,6 +151,10 @@ def on_pace(now, f, ctx, rng):
         primo.on_pace(now, f, ctx)
     elif proto == IFTP:
         iftp.on_pace(now, f, ctx)
+    elif proto == CBRAA or proto == TCPFRIEND:
+        cbraa.on_pace(now, f, ctx)
+    elif proto == TFRC:
+        tfrc.on_pace(now, f, ctx)
     else:
         undispatched(f, ctx)
 

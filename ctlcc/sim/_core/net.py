@@ -29,7 +29,7 @@ from .layout import (
     K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN, K_LIST_OFF, K_LIST_POS, K_LOSS_KIND,
     K_MAXQ, K_RING_COUNT, K_RING_HEAD, K_RING_OFF, K_SEEN, LOSS_BERNOULLI, LOSS_GE, LOSS_NONE,
     M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_TRACE, P_FLAG, P_FLOW, P_HOP, P_KIND,
-    P_RETX, P_SEQ, Q_ECHO, Q_SENT_TIME,
+    P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, Q_SENT_TIME,
 )
 
 __all__ = []
@@ -401,3 +401,29 @@ def turn_into_ack(now, p, f, ctx):
 def emit_ack(now, p, f, ctx):
     ctx.fi[f, I_ACK_SENT] += 1
     enqueue(now, p, ctx.rpath[f, 0], ctx)
+
+
+@_inline
+def send_next_aux(now, f, aux1, ctx):
+    """Send the next new segment carrying one sender value in ``Q_AUX1``.
+
+    For rate senders whose data packets carry a field to the receiver
+    (TFRC's RTT estimate, RFC 5348 §3.2.1); otherwise :func:`send_next`.
+    """
+    pi, pf, fi = ctx.pi, ctx.pf, ctx.fi
+    seq = fi[f, I_SND_NXT]
+    p = alloc(ctx.meta, ctx.free)
+    pi[p, P_FLOW] = f
+    pi[p, P_SEQ] = seq
+    pi[p, P_KIND] = 0
+    pi[p, P_HOP] = 0
+    pi[p, P_RETX] = 0
+    pi[p, P_FLAG] = 0
+    pf[p, Q_SENT_TIME] = now
+    pf[p, Q_ECHO] = 0.0
+    pf[p, Q_AUX1] = aux1
+    pf[p, Q_AUX2] = 0.0
+    fi[f, I_SENT] += 1
+    fi[f, I_SND_NXT] = seq + 1
+    fi[f, I_SND_MAX] = seq + 1
+    enqueue(now, p, ctx.fpath[f, 0], ctx)
