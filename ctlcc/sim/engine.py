@@ -208,6 +208,10 @@ class SimResult:
     samples : Traces
         The coarse samples always kept (same layout as ``traces``, without
         RTT and drop logs); used by the efficiency metrics.
+    sender_state : tuple of dict
+        Per flow, the sender's private state at the end of the run as its
+        spec's ``final_state`` reports it (e.g. STTP's probed rate and
+        bucket); an empty dict for senders that report none.
     """
 
     scenario: Scenario
@@ -219,6 +223,7 @@ class SimResult:
     events: int
     wall_time: float
     samples: object = field(repr=False, default=None)
+    sender_state: tuple = field(repr=False, default=())
 
     @property
     def goodputs_bps(self):
@@ -608,7 +613,8 @@ class _Simulation:
                             self.drop_buf[:self.meta[K.M_NDROP]].copy())
         return SimResult(sc, T, seed if not isinstance(seed, np.random.Generator) else None,
                          tuple(flows), tuple(queues), traces, int(self.meta[K.M_EVENTS]), wall,
-                         samples)
+                         samples, tuple(flow.sender.final_state(ff[j], fi[j])
+                                        for j, flow in enumerate(sc.flows)))
 
     def _clip_tail(self, c, T):
         """Waiting and busy time of channel c restricted to [0, T]."""

@@ -26,6 +26,10 @@ class SenderSpec:
     def init_flow(self, ff, fi, tab, j, tcp):
         """Write flow j's private columns (and law table) before the run."""
 
+    def final_state(self, ff, fi):
+        """The flow's private state at the end of a run (its rows of ff, fi), as a dict."""
+        return {}
+
     def callback(self):
         """The user-supplied Python callable this sender needs, or None."""
         return None
