@@ -80,6 +80,9 @@ SECTIONS = (
     ("primo_sim", "ctlcc.plots.primo_experiments",
      f"Primo's simulation study re-run: five criteria, many sources, Reno, multi-congestion "
      f"({short('primo')}, §I, §V, §VI)"),
+    ("sttp_sim", "ctlcc.plots.sttp_experiments",
+     f"STTP's simulations re-run: Tables I-II, Experiment 1 (Figs. 4-5) ({short('sttp')}, "
+     f"§III-IV)"),
     ("claims", "ctlcc.ledger", "Claims ledger: printed values vs ctlcc's closed forms"),
 )
 

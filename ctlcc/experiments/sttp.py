@@ -244,7 +244,7 @@ def _table2(configs, sources, duration, start_interval, seed, tcp):
 
 
 def experiment1(counts=PAPER_COUNTS, protocols=EXP1_PROTOCOLS, duration=EXP1_DURATION,
-                start_interval=4.0, seed=0):
+                start_interval=4.0, seed=0, max_window=MAX_WINDOW):
     """Experiment 1: Table III's columns for every count and protocol.
 
     Parameters

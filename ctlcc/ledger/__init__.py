@@ -16,6 +16,8 @@ source              report section  what it yields
                                     simulation experiments; :mod:`ctlcc.ledger.simulated`)
 ``primo``           ``primo_sim``   ``ctlcc.experiments.primo.claims()`` (Primo's §I, §V and
                                     §VI experiments on the existing senders)
+``sttp``            ``sttp_sim``    ``ctlcc.experiments.sttp.claims()`` (STTP's Tables I-III
+                                    and Experiment 1 on the STTP sender)
 ``not-yet-checked`` ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
                                     checked yet, so the ledger is honest about coverage
 ==================  ==============  =========================================================
@@ -114,6 +116,8 @@ SOURCES = [
                  "default ST-PD reading, Figs. 4.8 and 4.22 (data/thesis_stpd_readings.csv)"),
     LedgerSource("primo", "ctlcc.experiments.primo:claims", "primo_sim",
                  "Primo's simulation study (ctlcc.experiments.primo)"),
+    LedgerSource("sttp", "ctlcc.experiments.sttp:claims", "sttp_sim",
+                 "STTP's Tables I-III and Experiment 1 (ctlcc.experiments.sttp)"),
     LedgerSource("not-yet-checked", "ctlcc.ledger.published:unchecked_claims", "claims",
                  "claims known but not checked yet (data/claims_not_yet_checked.csv)"),
 ]
