@@ -36,6 +36,9 @@ PAPERS = {
     "primo_limit_cycle": ("primo", "Algorithm 1, §III-E"),
     "primo_heterogeneous_fairness": ("primo", "§V-D"),
     "fluid_reno_rate": ("hollot", "§II, fluid model of TCP"),
+    "sttp_burst_bound": ("sttp", "§III-B, token bucket (sigma + rho S)"),
+    "sttp_packet_pair": ("sttp", "§III-A, packet pair"),
+    "sttp_rtt_scaling": ("sttp", "§III-B.3, alpha:beta scaling"),
 }
 
 #: Report items that show a check, beyond the two cross-check tables.
