@@ -527,6 +527,17 @@ CASES = [
          dict(probabilities=("seq", OPEN_UNIT), n="int1", protocol=("choice", ("reno", "newreno")),
               duration="pos", warmup="nonneg", seeds=("seq", "int0")), run_base=False,
          extra=(("warmup above duration", dict(duration=5.0, warmup=10.0), RAISE, "warmup"),)),
+    Case("crosscheck.sttp_burst_bound", crosscheck.sttp_burst_bound, {},
+         dict(n="int1", duration="pos", windows=("seq", "nonneg"), sample_interval="pos"),
+         run_base=False,
+         extra=(("51 flows", dict(n=51), RAISE, "n"),
+                ("unknown clock", dict(clocks=("wall",)), RAISE, "clocks"))),
+    Case("crosscheck.sttp_packet_pair", crosscheck.sttp_packet_pair, {},
+         dict(rates=("seq", "pos")), run_base=False,
+         extra=(("unknown position", dict(positions=("end",)), RAISE, "positions"),)),
+    Case("crosscheck.sttp_rtt_scaling", crosscheck.sttp_rtt_scaling, {},
+         dict(duration="pos"), run_base=False,
+         extra=(("unknown weighting", dict(configs=("STTP 3:7",)), RAISE, "configs"),)),
     Case("crosscheck.TuningResult.settling_round_trips",
          lambda **kw: _tuning_result().settling_round_trips(**kw), {},
          dict(which=("choice", ("before", "after")), tolerance=OPEN_UNIT), allow_inf=True,
@@ -843,6 +854,13 @@ _SIM_FACTORIES += [
                 ("gains a supervisor", dict(gains=ctlcc.FuzzySupervisor()), FINITE, "gains"))),
     lambda: Case("sim.senders.Primo", _senders.Primo, {},
          dict(params=("obj", lprimo.PrimoParams))),
+    lambda: Case("sim.senders.Sttp", _senders.Sttp, {},
+         dict(threshold="nonneg", factor=("choice", ("ratio", "relative")),
+              tokens=("choice", ("bucket", "in_operation")), clock=("choice", ("ack", "timer")),
+              probe_retry="bool"),
+         extra=(("alpha + beta != 1", dict(alpha=0.5, beta=0.4), RAISE, "alpha"),
+                ("alpha above 1", dict(alpha=1.5, beta=-0.5), RAISE, "alpha"),
+                ("beta nan", dict(beta=float("nan")), RAISE, "beta"))),
     *[(lambda cls=cls: Case(f"sim.senders.{cls.__name__}", cls, dict(rate=100.0),
                             dict(rate="pos")))
       for cls in (_senders.Cbr, _senders.Poisson)],
@@ -934,6 +952,9 @@ EXEMPT += [(_senders.SenderSpec, "base class of the sender specs: no fields; its
 EXEMPT += [(cls.init_flow, "engine hook: the engine calls it with the arrays it allocated "
                            "and the scenario's checked TcpOptions, never with user input")
            for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "init_flow" in vars(cls)]
+EXEMPT += [(cls.final_state, "engine hook: the engine calls it with the flow's rows of the "
+                             "arrays it filled, never with user input")
+           for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "final_state" in vars(cls)]
 
 # Arithmetic cores are exempt by design (ARCHITECTURE.md, "One law, two uses"):
 # a ``*_core`` function is plain arithmetic on numbers that the packet engine

@@ -25,6 +25,31 @@ ctlcc's default 4096 they drop 2,530,000 (2x).  Counts are data packets put on t
 retransmissions included) and packets dropped, as Tables II-III count them;
 the paper's STTP bytes also include an 80-byte probe per flow, ours probe
 with the first two data segments.
+
+Findings (ctlcc vs the paper; measured with the defaults of this module):
+
+* **The weights do not matter under §III-B.3's reading.**  A greedy source
+  spends every token the moment its ACK returns, so the bucket holds less
+  than one token and scaling "the tokens in the bucket" changes nothing the
+  sender does: 9:1, 5:5 and 1:9 send identical counts (2 sources: 21364 and
+  10655 packets, Jain 0.899; 4 sources: Jain 0.890), against the paper's
+  9:1 unfair (0.84, 0.75) and 5:5, 1:9 fair (0.99, 0.98).  The first source
+  keeps the share its one-second bucket gave it.  Scaling the tokens "in
+  operation" (§IV-B.1, ``Sttp(tokens="in_operation")``) makes the weights
+  matter but does not reach 0.99 either (0.87-0.93).
+* **The paper's Jain 0.75 (STTP 9:1, 4 sources) is not the index of its own
+  Table II counts** (0.8498).
+* **STTP loses as much as Reno in Experiment 1.**  The probe sets the bucket
+  to one second of the bottleneck's rate (250 packets at 2 Mb/s), twice the
+  128-packet queue; the ACK clock conserves the tokens in flight and only
+  a loss removes one, so the queue stays full: ten STTP sources drop
+  12,315,000 bytes (paper: none), and the loss ratio to Reno is 9.3 at 10
+  sources and about 1 beyond (paper: below 0.5 everywhere).  Probes that
+  meet the full queue are lost and those sources never start (0 of 10, 7 of
+  50, 20 of 100, 45 of 200), the paper's "low bytes 80" rows, which Table
+  III shows from 40 sources on.
+* Goodput is the link's 225 MB for every protocol (reproduced), and Reno's
+  and Vegas's losses follow Table III with the 20-packet window.
 """
 
 import csv
