@@ -46,6 +46,9 @@ def plot_table2(result, axes=None):
             if (config, n) in pub:
                 ax.plot(x, pub[config, n][0], "ko", ms=4,
                         label="paper, Table II" if k == 0 else None)
+        top = max(max(result.sent[c, n].max() for c in result.configs),
+                  max((pub[c, n][0].max() for c in result.configs if (c, n) in pub), default=0))
+        ax.set_ylim(0, 1.5 * top)                      # room for the legend above the bars
         ax.set_xticks(range(len(result.configs)), result.configs)
         ax.set_ylabel("packets sent per source [packets]")
         ax.set_xlabel("protocol (bars: sources in start order)")
