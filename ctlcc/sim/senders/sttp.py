@@ -54,7 +54,19 @@ law called compiled from :mod:`ctlcc.laws.sttp` (no second copy):
 
 Segments in flight are also bounded by the receiver window
 (``TcpOptions.max_window``), as a TCP-compatible sink advertises one.
-The flow's rate column reports rho [packets/s]; it has no window.
+The flow's rate column reports rho [packets/s]; it has no window;
+``SimResult.sender_state`` holds the probe and the bucket at the end
+(:meth:`Sttp.final_state`).
+
+What this reading does on the paper's experiments
+(:mod:`ctlcc.experiments.sttp`): the packet pair is exact on an idle path
+(:func:`ctlcc.crosscheck.sttp_packet_pair`) and probes 64 kb/s on §III-B.3's
+128 kb/s path with CBR cross traffic, as the paper reports; the weights
+alpha:beta change sigma and rho but not what a greedy source sends (it
+holds less than one token), so Table II's 9:1 / 5:5 / 1:9 differences are
+not reproduced; the one-second bucket (250 packets on Fig. 3's 2 Mb/s)
+keeps the 128-packet queue full, so STTP loses about as much as Reno in
+Experiment 1, and later probes are lost (flows that never start).
 """
 
 from dataclasses import dataclass
