@@ -33,6 +33,9 @@ short-RTT path its loss-free increase T_RTCP/(2 srtt^2) (+17 000 packets/s at
 the first report, srtt = 12 ms) floods the link and 96 % of its packets are
 dropped, so the delivered count measures the law, not the engine; the
 "sent x Reno" column shows the per-packet cost.
+STTP (issue 11, target >= 0.5x Reno), measured 2026-11-23 in one run with
+``--duration 60`` (load 8): Reno 108,508 packets per wall-second, STTP
+109,002 (1.00x): its law is compiled in the loop, one call per ACK.
 
 Usage::
 
@@ -117,7 +120,7 @@ def main():
                     help="comma-separated subset of the senders to time (Reno always)")
     args = ap.parse_args()
     names = ["reno", "newreno", "tahoe", "vegas", "stpd", "stpd-fixed", "primo",
-             "iftp", "cbraa", "tcpfriend", "tfrc"]       # issue 11: target >= 0.5x Reno
+             "iftp", "cbraa", "tcpfriend", "tfrc", "sttp"]       # issue 11: >= 0.5x Reno
     if args.senders:
         names = ["reno"] + [n for n in args.senders.split(",") if n != "reno"]
     new = measure(ROOT, args.duration, names)

@@ -86,6 +86,9 @@ SECTIONS = (
     ("cbraa_sim", "ctlcc.plots.cbraa_experiments",
      f"CBRAA's simulations re-run: smoothness, arrivals and departures, RTT shares "
      f"({short('cbraa')}, §4, Figs. 3-6)"),
+    ("sttp_sim", "ctlcc.plots.sttp_experiments",
+     f"STTP's simulations re-run: Tables I-II, Experiment 1 (Figs. 4-5) ({short('sttp')}, "
+     f"§III-IV)"),
     ("claims", "ctlcc.ledger", "Claims ledger: printed values vs ctlcc's closed forms"),
 )
 

@@ -137,8 +137,9 @@ def test_iftp_eq19_counts_one_round_trip_too_many(analytic):
 def test_not_yet_checked_csv_is_complete_and_cited():
     with (DATA / "claims_not_yet_checked.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    # IFTP's and CBRAA's simulation claims are checked by ctlcc.experiments.iftp / .cbraa
-    assert {r["paper"] for r in rows} <= {"sttp", "primo"}
+    # IFTP's, CBRAA's and STTP's simulation claims are checked by ctlcc.experiments.iftp,
+    # .cbraa and .sttp (ledger sources of the same names)
+    assert {r["paper"] for r in rows} <= {"primo"}
     for row in rows:
         assert row["id"].startswith(row["paper"] + "-") and row["location"] and row["needs"]
         assert row["source"] == REFERENCES[row["paper"]].short, row["id"]   # as tests/test_data_sources.py

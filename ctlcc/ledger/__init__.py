@@ -19,6 +19,8 @@ source              report section  what it yields
 ``iftp``            ``iftp_sim``    ``ctlcc.experiments.iftp.claims()`` (IFTP's §6
                                     experiments: Figures 5-6, Tables I-IV)
 ``cbraa``           ``cbraa_sim``   ``ctlcc.experiments.cbraa.claims()`` (CBRAA's §4, Figs. 3-6)
+``sttp``            ``sttp_sim``    ``ctlcc.experiments.sttp.claims()`` (STTP's Tables I-III
+                                    and Experiment 1 on the STTP sender)
 ``not-yet-checked`` ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
                                     checked yet, so the ledger is honest about coverage
 ==================  ==============  =========================================================
@@ -121,6 +123,8 @@ SOURCES = [
                  "IFTP's simulation study (ctlcc.experiments.iftp)"),
     LedgerSource("cbraa", "ctlcc.experiments.cbraa:claims", "cbraa_sim",
                  "CBRAA's §4 simulations, Figs. 3-6 (ctlcc.experiments.cbraa)"),
+    LedgerSource("sttp", "ctlcc.experiments.sttp:claims", "sttp_sim",
+                 "STTP's Tables I-III and Experiment 1 (ctlcc.experiments.sttp)"),
     LedgerSource("not-yet-checked", "ctlcc.ledger.published:unchecked_claims", "claims",
                  "claims known but not checked yet (data/claims_not_yet_checked.csv)"),
 ]

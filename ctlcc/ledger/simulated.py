@@ -41,6 +41,9 @@ PAPERS = {
     "cbraa_smoothness": ("cbraa", "Abstract, §4.1"),
     "tfrc_equation_rate": ("rfc5348", "§3.1, §4.3"),
     "tfrc_newreno_share": ("rfc5348", "§1"),
+    "sttp_burst_bound": ("sttp", "§III-B, token bucket (sigma + rho S)"),
+    "sttp_packet_pair": ("sttp", "§III-A, packet pair"),
+    "sttp_rtt_scaling": ("sttp", "§III-B.3, alpha:beta scaling"),
 }
 
 #: Report items that show a check, beyond the two cross-check tables.

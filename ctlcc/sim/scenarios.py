@@ -65,6 +65,10 @@ __all__ = [
     "thesis_fig4_7",
     "thesis_fig4_18",
     "sttp_fig3",
+    "sttp_experiment1",
+    "sttp_table2",
+    "sttp_fig2",
+    "sttp_rtt_example",
     "primo_fig1_top",
     "primo_fig1_bottom",
     "cbraa_fig2",
@@ -802,6 +806,190 @@ def sttp_fig3(protocol="reno", loss=None, buffer=128, n=10, **options):
                     description="Wade, Kara & Dew (2000) §IV Fig. 3", **options)
 
 
+#: STTP's packets (§IV: "packets are 1000bytes"): 1000 bytes on the wire, ns-2's
+#: 40-byte ACKs (the paper gives no ACK size).
+_STTP_SIZES = dict(payload_bytes=1000, header_bytes=0, ack_bytes=40)
+
+
+def sttp_experiment1(protocol="sttp", n=10, start_interval=4.0, loss=None, buffer=128,
+                     **options):
+    """STTP Experiment 1 (Table III, Figs. 4-5): Fig. 3 with one source every 4 s.
+
+    The Fig. 3 dumbbell of :func:`sttp_fig3` (10 Mb/s 1 ms access and
+    egress, 2 Mb/s 4 ms backbone, 128-packet queues at every router),
+    sources ``i = 0..n-1`` starting at ``i * start_interval`` ("starting at 4
+    second intervals"), 1000-byte packets on the wire and 40-byte ACKs.
+
+    Parameters
+    ----------
+    protocol : str or SenderSpec
+        Every source's sender.
+    n : int
+        Sources (the paper: 10, 20, ..., 200). [1]
+    start_interval : float
+        Time between two source starts, >= 0. [s]
+    loss, buffer, **options
+        As :func:`dumbbell`; ``**options`` may override the packet sizes.
+
+    Returns
+    -------
+    Scenario
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §IV-A, Fig. 3, Table III.
+
+    Examples
+    --------
+    >>> sc = sttp_experiment1(n=3)
+    >>> [f.start for f in sc.flows], sc.data_bits
+    ([0.0, 4.0, 8.0], 8000)
+    """
+    n = check_positive_int("n", n, maximum=MAX_FLOWS)
+    start_interval = check_nonnegative("start_interval", start_interval, scalar=True)
+    options = {**_STTP_SIZES, **options}
+    return dumbbell(n, 10e6, 1e-3, 2e6, 4e-3, buffer, loss, protocol,
+                    start=[i * start_interval for i in range(n)], access_buffer=128,
+                    name="sttp_experiment1",
+                    description="Wade, Kara & Dew (2000) §IV-A Experiment 1, Fig. 3", **options)
+
+
+def sttp_table2(protocol="sttp", n=2, start_interval=4.0, loss=None, buffer=128, **options):
+    """STTP Table II (fairness): the Fig. 3 topology with every link at 128 kb/s.
+
+    "Simulations were run for 2000 seconds and all links were 128kb/s" on
+    "a similar topology to that used in previous experiments": Fig. 3's
+    latencies (1 ms access and egress, 4 ms backbone) and 128-packet queues
+    are kept, and the sources start ``start_interval`` apart as in
+    Experiment 1 (the paper does not say; Table II's unequal 9:1 shares
+    suggest staggered starts).  1000-byte packets, 40-byte ACKs; 32,000
+    packets fill 2000 s of 128 kb/s.
+
+    Parameters
+    ----------
+    protocol : str or SenderSpec
+        Every source's sender.
+    n : int
+        Sources (the paper: 1, 2, 4). [1]
+    start_interval : float
+        Time between two source starts, >= 0. [s]
+    loss, buffer, **options
+        As :func:`dumbbell`.
+
+    Returns
+    -------
+    Scenario
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §IV-B.1, Table II.
+    """
+    n = check_positive_int("n", n, maximum=MAX_FLOWS)
+    start_interval = check_nonnegative("start_interval", start_interval, scalar=True)
+    options = {**_STTP_SIZES, **options}
+    return dumbbell(n, 128e3, 1e-3, 128e3, 4e-3, buffer, loss, protocol,
+                    start=[i * start_interval for i in range(n)], access_buffer=128,
+                    name="sttp_table2",
+                    description="Wade, Kara & Dew (2000) §IV-B.1 Table II", **options)
+
+
+def sttp_fig2(protocol="sttp", bottleneck_rate=32e3, position="middle", buffer=128,
+              loss=None, **options):
+    """STTP Fig. 2: the packet-pair network A - B - C - D.
+
+    64 kb/s 5 ms links A-B and C-D, the 32 kb/s 10 ms link B-C, 64-byte
+    packets returned at the same size ("a simple Ping agent"), so the pair
+    sent back to back from A returns at 104 ms and 120 ms (§III-A).
+    *bottleneck_rate* and *position* move the slow link (the paper ran
+    "bottleneck values from 1kb/s through to 155Mbps" and "shifted [it] from
+    the mid-point to start and end links"); the other links run at twice its
+    rate.
+
+    Parameters
+    ----------
+    protocol : str or SenderSpec
+    bottleneck_rate : float
+        Rate of the slow link, > 0. [bit/s]
+    position : {"first", "middle", "last"}
+        Which link is slow (A-B, B-C or C-D).
+    buffer : int
+        Every queue. [packets]
+    loss : loss model or None
+        On the slow link's data direction.
+
+    Returns
+    -------
+    Scenario
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §III-A, Fig. 2.
+
+    Examples
+    --------
+    >>> [l.rate for l in sttp_fig2().links]
+    [64000.0, 32000.0, 64000.0]
+    """
+    rate = check_positive("bottleneck_rate", bottleneck_rate, scalar=True)
+    slow = ("first", "middle", "last")
+    if position not in slow:
+        raise ParameterError(f"position must be one of {', '.join(map(repr, slow))}; "
+                             f"got {position!r}")
+    k = slow.index(position)
+    hops = (("A", "B", 5e-3), ("B", "C", 10e-3), ("C", "D", 5e-3))
+    links = tuple(_link(a, b, rate if i == k else 2 * rate, d, buffer, loss if i == k else None,
+                        "bottleneck" if i == k else "access", buffer_name="buffer")
+                  for i, (a, b, d) in enumerate(hops))
+    flow = Flow(("A", "B", "C", "D"), protocol, name="probe")
+    options = {**dict(payload_bytes=64, header_bytes=0, ack_bytes=64), **options}
+    return Scenario("sttp_fig2", links, (flow,), (hops[k][:2],),
+                    description="Wade, Kara & Dew (2000) §III-A Fig. 2", **options)
+
+
+def sttp_rtt_example(protocol="sttp", cbr_rate=12.5, cbr_stop=2.5, start=1.0, buffer=128,
+                     **options):
+    """STTP §III-B.3: a CBR source and an STTP source over a 128 kb/s backbone.
+
+    "The two sources were connected via 128kb/s (10ms latency) links to a
+    128kb/s (10ms latency) backbone.  Each source had its own dedicated
+    target node, connected to the backbone via a 128kb/s, 10ms link."  The
+    CBR source sends a 1000-byte packet every 0.08 s from t = 0 to 2.5 s;
+    STTP starts at t = 1.0 s.  Queues: 128 packets (not given).
+
+    Parameters
+    ----------
+    protocol : str or SenderSpec
+        The second source's sender.
+    cbr_rate : float
+        CBR packets per second (12.5: one per 0.08 s). [packets/s]
+    cbr_stop, start : float
+        CBR stop and STTP start. [s]
+    buffer : int
+        Every queue. [packets]
+
+    Returns
+    -------
+    Scenario
+
+    References
+    ----------
+    Wade, Kara & Dew (2000), §III-B.3.
+    """
+    from .senders import Cbr
+
+    links = (_link("C", "R1", 128e3, 10e-3, buffer, None, "access", "buffer"),
+             _link("S", "R1", 128e3, 10e-3, buffer, None, "access", "buffer"),
+             _link("R1", "R2", 128e3, 10e-3, buffer, None, "bottleneck"),
+             _link("R2", "DC", 128e3, 10e-3, buffer, None, "access", "buffer"),
+             _link("R2", "DS", 128e3, 10e-3, buffer, None, "access", "buffer"))
+    flows = (Flow(("C", "R1", "R2", "DC"), sender=Cbr(rate=cbr_rate), start=0.0,
+                  stop=cbr_stop, name="cbr"),
+             Flow(("S", "R1", "R2", "DS"), protocol, start=start, name="sttp"))
+    options = {**_STTP_SIZES, **options}
+    return Scenario("sttp_rtt_example", links, flows, (("R1", "R2"),),
+                    description="Wade, Kara & Dew (2000) §III-B.3", **options)
+
+
 def primo_fig1_top(protocol="primo", loss=None, buffer=30, n=2, **options):
     """Primo Fig. 1-top: two sources share R1-R2 (queues of 30 packets).
 
@@ -965,6 +1153,10 @@ PRESETS = {
     "thesis_fig4_7": thesis_fig4_7,
     "thesis_fig4_18": thesis_fig4_18,
     "sttp_fig3": sttp_fig3,
+    "sttp_experiment1": sttp_experiment1,
+    "sttp_table2": sttp_table2,
+    "sttp_fig2": sttp_fig2,
+    "sttp_rtt_example": sttp_rtt_example,
     "primo_fig1_top": primo_fig1_top,
     "primo_fig1_bottom": primo_fig1_bottom,
     "cbraa_fig2": cbraa_fig2,
@@ -1002,7 +1194,8 @@ def preset(name, **overrides):
         raise ParameterError(f"name must be one of {', '.join(repr(p) for p in PRESETS)}; "
                              f"got {name!r}")
     builder = PRESETS[name]
-    if "n" in overrides and name in ("thesis_fig3_18", "primo_fig1_bottom"):
+    if "n" in overrides and name in ("thesis_fig3_18", "primo_fig1_bottom", "sttp_fig2",
+                                     "sttp_rtt_example"):
         raise ParameterError(f"n cannot be overridden for {name!r}: its flows are fixed")
     return builder(**overrides)
 

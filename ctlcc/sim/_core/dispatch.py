@@ -12,7 +12,7 @@ dispatched fails loudly (tests/sim/test_registry.py runs every sender).
 import numba
 import numpy as np
 
-from ..senders import cbraa, iftp, open_loop, primo, stpd, tfrc, vegas, window
+from ..senders import cbraa, iftp, open_loop, primo, stpd, sttp, tfrc, vegas, window
 from .layout import (
     DONE, EV_ARRIVE, EV_DEFER, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STOP, F_CWND, F_RATE,
     F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, I_ACTIVE, I_DELIVERED,
@@ -33,6 +33,7 @@ VEGAS, STPD, PRIMO = vegas.CODE, stpd.CODE, primo.CODE
 CBR, POISSON = open_loop.CBR, open_loop.POISSON
 IFTP = iftp.CODE
 CBRAA, TCPFRIEND, TFRC = cbraa.CBRAA, cbraa.TCPFRIEND, tfrc.CODE
+STTP = sttp.CODE
 
 _inline = numba.njit(cache=True, inline="always")
 
@@ -61,6 +62,8 @@ def on_start(now, f, ctx, rng):
         cbraa.on_start(now, f, ctx)
     elif proto == TFRC:
         tfrc.on_start(now, f, ctx)
+    elif proto == STTP:
+        sttp.on_start(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -83,7 +86,7 @@ def on_data(now, p, ctx):
     elif proto == TFRC:
         tfrc.on_data(now, p, f, seq, ctx)
     elif proto == RENO or proto == NEWRENO or proto == TAHOE or proto == VEGAS \
-            or proto == STPD:
+            or proto == STPD or proto == STTP:
         cumulative_ack_receiver(now, p, f, seq, ctx)
         emit_ack(now, p, f, ctx)
     else:
@@ -119,6 +122,8 @@ def on_ack(now, p, ctx):
         cbraa.on_report(now, f, sample, aux1, aux2, proto == TCPFRIEND, ctx)
     elif proto == TFRC:
         tfrc.on_feedback(now, f, sample, aux1, aux2, ctx)
+    elif proto == STTP:
+        sttp.on_ack(now, f, ack, sample, echo_retx, flag, ctx)
     else:
         undispatched(f, ctx)
 
@@ -138,6 +143,8 @@ def on_rto(now, f, ctx):
         iftp.on_rto(now, f, ctx)
     elif proto == TFRC:
         tfrc.on_rto(now, f, ctx)
+    elif proto == STTP:
+        sttp.on_rto(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -155,6 +162,8 @@ def on_pace(now, f, ctx, rng):
         cbraa.on_pace(now, f, ctx)
     elif proto == TFRC:
         tfrc.on_pace(now, f, ctx)
+    elif proto == STTP:
+        sttp.on_pace(now, f, ctx)
     else:
         undispatched(f, ctx)
 

@@ -19,6 +19,7 @@ iftp       :class:`Iftp`                       :mod:`.iftp`
 cbraa      :class:`Cbraa`                      :mod:`.cbraa`
 tcpfriend  :class:`TcpFriend`                  :mod:`.cbraa`
 tfrc       :class:`Tfrc`                       :mod:`.tfrc`
+sttp       :class:`Sttp`                       :mod:`.sttp`
 =========  ==================================  ======================================
 
 :data:`REGISTRY` is the single list of protocols: :data:`PROTOCOLS`, the
@@ -38,18 +39,20 @@ from .iftp import Iftp
 from .open_loop import Cbr, Poisson
 from .primo import Primo
 from .stpd import Stpd
+from .sttp import Sttp
 from .tfrc import Tfrc
 from .vegas import Vegas
 from .window import NewReno, Reno, Tahoe
 
 __all__ = ["SenderSpec", "Reno", "NewReno", "Tahoe", "Vegas", "Stpd", "Primo", "Cbr",
-           "Poisson", "Iftp", "Cbraa", "TcpFriend", "Tfrc", "REGISTRY", "SENDERS", "PROTOCOLS",
-           "BY_CODE", "resolve"]
+           "Poisson", "Iftp", "Cbraa", "TcpFriend", "Tfrc", "Sttp", "REGISTRY", "SENDERS",
+           "PROTOCOLS", "BY_CODE", "resolve"]
 
 #: Every sender the engine runs, in increasing order of their dispatch codes
 #: (each module fixes its code as a literal so numba can freeze it; codes are
 #: unique but need not be contiguous).
-REGISTRY = (Reno, NewReno, Tahoe, Vegas, Stpd, Primo, Cbr, Poisson, Iftp, Cbraa, TcpFriend, Tfrc)
+REGISTRY = (Reno, NewReno, Tahoe, Vegas, Stpd, Primo, Cbr, Poisson, Iftp, Cbraa, TcpFriend, Tfrc,
+            Sttp)
 #: protocol name -> spec class.
 SENDERS = {cls.name: cls for cls in REGISTRY}
 #: The protocol names ("cbr" and "poisson" are open-loop sources without ACKs).
@@ -86,7 +89,7 @@ def resolve(protocol=None, sender=None):
     >>> resolve("cubic")
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson', 'iftp', 'cbraa', 'tcpfriend', 'tfrc'; got 'cubic'
+    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson', 'iftp', 'cbraa', 'tcpfriend', 'tfrc', 'sttp'; got 'cubic'
     """
     if isinstance(protocol, SenderSpec):
         if sender is not None and sender != protocol:
