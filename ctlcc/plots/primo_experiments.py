@@ -14,7 +14,7 @@ from ..references import cite
 from ..sim.criteria import CRITERIA
 from . import ReportFigure, ReportTable, new_figure
 
-__all__ = ["plot_pentagon", "plot_pentagons", "plot_many_sources", "plot_startup",
+__all__ = ["plot_criteria_pentagon", "plot_pentagon", "plot_pentagons", "plot_many_sources", "plot_startup",
            "plot_collapse", "plot_mixed", "plot_multi_congestion", "claims_table",
            "report_items"]
 
@@ -23,19 +23,72 @@ LABELS = {"reno": "Reno", "sack": "Sack", "vegas": "Vegas", "tfrc": "TFRC", "pri
 CORNERS = ("sending\nstability", "reception\nstability", "goodput", "occupancy", "fairness")
 _TITLES = {"bandwidth": "shared link 1-16 Mb/s", "queue": "queue 5-50 packets",
            "delay": "shared link delay 5-200 ms", "access_delay": "S2 access delay 1-50 ms"}
-# the paper's stated values that sit on a pentagon: sweep -> protocol -> criterion -> claim_id
-_ON_PENTAGON = {"access_delay": {"primo": {"fairness": "sec5d_primo_fairness"},
-                                 "vegas": {"fairness": "sec5d_vegas_fairness"}},
-                "delay": {"primo": {"sending_stability": "sec5c_primo_stability"}}}
+# the paper's stated values that sit on a pentagon corner: sweep -> [(claim_id, protocol,
+# criterion)]; a claim on "sending and reception" stability is drawn on the sending corner
+_ON_PENTAGON = {
+    "queue": [("sec5b_vegas_fairness_q5", "vegas", "fairness"),
+              ("sec5b_reno_fairness_q5", "reno", "fairness"),
+              ("sec5b_primo_fairness_q5", "primo", "fairness"),
+              ("sec5b_vegas_fairness_max", "vegas", "fairness"),
+              ("sec5b_primo_fairness_large", "primo", "fairness"),
+              ("sec5b_primo_stability_large", "primo", "sending_stability")],
+    "delay": [("sec5c_reno_stability_long", "reno", "sending_stability"),
+              ("sec5c_vegas_stability_long", "vegas", "sending_stability"),
+              ("sec5c_primo_stability", "primo", "sending_stability")],
+    "access_delay": [("sec5d_reno_fairness", "reno", "fairness"),
+                     ("sec5d_vegas_fairness", "vegas", "fairness"),
+                     ("sec5d_primo_fairness", "primo", "fairness"),
+                     ("sec5d_reno_stability", "reno", "sending_stability")],
+}
+# §V-A's claims are on the queue, not on a corner: written under Fig. 2's pentagon
+_OFF_PENTAGON = {"bandwidth": ("sec5a_primo_queue", "sec5a_vegas_queue", "sec5a_tfrc_queue")}
 
 
-def plot_pentagon(sweep, ax=None):
+def plot_criteria_pentagon(criteria, ax=None, title=None):
+    """Pentagons of the five criteria of a few runs (§IV-D's diagram).
+
+    Parameters
+    ----------
+    criteria : dict
+        Label -> mapping of the five criteria (a :class:`PrimoCriteria` or
+        its ``as_dict()``). [%]
+    ax : matplotlib polar Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if ax is None:
+        _, ax = new_figure(figsize=(6, 5.5), subplot_kw={"projection": "polar"})
+    ax.set_theta_offset(np.pi / 2)
+    angles = 2 * np.pi * np.arange(5) / 5
+    closed = np.append(angles, angles[0])
+    for i, (label, crit) in enumerate(criteria.items()):
+        values = np.array([crit[k] for k in CRITERIA], dtype=float)
+        ax.plot(closed, np.append(values, values[0]), color=f"C{i}", lw=1.5, marker="o", ms=3,
+                label=label)
+        ax.fill(closed, np.append(values, values[0]), color=f"C{i}", alpha=0.08)
+    _pentagon_axes(ax)
+    ax.set_title(title or f"{cite('primo', '§IV-C')}: five criteria [%]", fontsize="small")
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(0.8, 1.12))
+    return ax
+
+
+def plot_pentagon(sweep, ax=None, claims=None):
     """One sweep's pentagon: each protocol's criteria averaged over the sweep.
+
+    The paper's stated values for this sweep (``data/primo_sim_published.csv``)
+    are drawn on their corners as stars (a bound as a triangle at the bound),
+    ctlcc's value at the same condition as a cross, and each claim's verdict
+    (from *claims*, the primo ledger source) is written under the pentagon.
 
     Parameters
     ----------
     sweep : SweepResult
     ax : matplotlib polar Axes, optional
+    claims : sequence of Claim, optional
+        :func:`ctlcc.experiments.primo.claims` of the same runs.
 
     Returns
     -------
@@ -47,46 +100,76 @@ def plot_pentagon(sweep, ax=None):
     angles = 2 * np.pi * np.arange(5) / 5
     closed = np.append(angles, angles[0])
     pub = exp.published()
+    by_id = {c.id.rsplit("-", 1)[-1]: c for c in (claims or ())}
+    lines = []
     for p in sweep.protocols:
         values = sweep.mean(p)
         ax.plot(closed, np.append(values, values[0]), color=COLOURS.get(p), lw=1.5,
-                label=f"{LABELS.get(p, p)} (ctlcc)")
+                label=f"{LABELS.get(p, p)} (ctlcc, sweep mean)")
         ax.fill(closed, np.append(values, values[0]), color=COLOURS.get(p), alpha=0.08)
-        for name, cid in _ON_PENTAGON.get(sweep.parameter, {}).get(p, {}).items():
-            k = CRITERIA.index(name)
-            ax.plot(angles[k], pub[cid]["value"], color=COLOURS.get(p), marker="*", ms=12,
-                    ls="none", mec="k", label=f"paper: {LABELS[p]} {name} "
-                                              f"{pub[cid]['value']:g} % ({pub[cid]['location']})")
-    ax.set_xticks(angles)
-    ax.set_xticklabels(CORNERS, fontsize="x-small")
-    ax.set_thetalim(0.0, 2 * np.pi)
-    ax.set_ylim(0, 100)
-    ax.set_yticks([25, 50, 75, 100])
-    ax.set_yticklabels(["25 %", "50 %", "75 %", "100 %"], fontsize="xx-small")
+    shown = set()
+    for cid, p, name in _ON_PENTAGON.get(sweep.parameter, ()):
+        row = pub[cid]
+        k = CRITERIA.index(name)
+        bound = row["value"] is None
+        paper_value = row["high"] if bound else row["value"]
+        ax.plot(angles[k], paper_value, color=COLOURS.get(p), marker="v" if bound else "*",
+                ms=11, ls="none", mec="k",
+                label=None if ("paper", bound) in shown else
+                ("paper: upper bound" if bound else "paper: stated value"))
+        shown.add(("paper", bound))
+        claim = by_id.get(cid)
+        if claim is None or p not in sweep.protocols:
+            lines.append(f"{LABELS.get(p, p)} {name.replace('_', ' ')}: paper "
+                         f"{'<= ' if bound else ''}{paper_value:g} %, not run")
+            continue
+        ax.plot(angles[k], float(claim.value), color=COLOURS.get(p), marker="X", ms=8,
+                ls="none", mec="k", label=None if "ctlcc" in shown else
+                "ctlcc at the paper's condition")
+        shown.add("ctlcc")
+        mark = "reproduced" if claim.verdict == "reproduced" else "NOT reproduced"
+        lines.append(f"{row['location']} {LABELS.get(p, p)} {row['quantity'][:38]}: paper "
+                     f"{'<= ' if bound else ''}{paper_value:g}, ctlcc {float(claim.value):.1f} "
+                     f"-> {mark}")
+    for cid in _OFF_PENTAGON.get(sweep.parameter, ()):
+        row, claim = pub[cid], by_id.get(cid)
+        lines.append(f"{row['location']} {LABELS.get(row['protocol'])} queue "
+                     f"{100 * row['value']:g} % of the buffer: "
+                     + (f"ctlcc {100 * float(claim.value):.1f} % -> "
+                        f"{'reproduced' if claim.verdict == 'reproduced' else 'NOT reproduced'}"
+                        if claim is not None else "not run (no sender)"))
+    _pentagon_axes(ax)
     ax.set_title(f"{exp._FIGURE[sweep.parameter]}: {_TITLES[sweep.parameter]}",
                  fontsize="small")
-    ax.legend(fontsize="xx-small", loc="upper left", bbox_to_anchor=(0.78, 1.12))
+    ax.legend(fontsize="xx-small", loc="upper left", bbox_to_anchor=(0.82, 1.15))
+    if lines:
+        ax.text(0.5, -0.2, "\n".join(lines), transform=ax.transAxes, ha="center", va="top",
+                fontsize=5.5)
     return ax
 
 
-def plot_pentagons(sweeps):
-    """Figs. 2-5 side by side.
+def plot_pentagons(sweeps, claims=None):
+    """Figs. 2-5 side by side, the paper's values and verdicts on each.
 
     Parameters
     ----------
     sweeps : sequence of SweepResult
+    claims : sequence of Claim, optional
+        :func:`ctlcc.experiments.primo.claims` of the same runs.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    fig, axes = new_figure(2, 2, figsize=(11, 9.5), subplot_kw={"projection": "polar"})
+    fig, axes = new_figure(2, 2, figsize=(12, 13), subplot_kw={"projection": "polar"})
     for ax, sweep in zip(np.ravel(axes), sweeps):
-        plot_pentagon(sweep, ax)
+        plot_pentagon(sweep, ax, claims)
         values = ", ".join(_fmt_value(sweep.parameter, v) for v in sweep.values)
         ax.text(0.5, -0.12, f"values: {values}; criteria [%] averaged", transform=ax.transAxes,
                 ha="center", fontsize="xx-small")
-    fig.suptitle(f"{cite('primo', 'Figs. 2-5')}: five criteria on Fig. 1-top (ctlcc runs)",
+    fig.subplots_adjust(hspace=0.75, wspace=0.55, bottom=0.12, top=0.92)
+    fig.suptitle(f"{cite('primo', 'Figs. 2-5')}: five criteria on Fig. 1-top (ctlcc runs; "
+                 f"stars/triangles: the paper, crosses: ctlcc at the same condition)",
                  fontsize="medium")
     return fig
 
@@ -124,8 +207,13 @@ def plot_many_sources(result):
     return fig
 
 
+_READING_LABELS = {"literal": "literal (Primo.legacy())", "spread_restart": "+ spread restart",
+                   "outstanding_timeout": "+ time-out on outstanding", "supported":
+                   "both (Primo(), default)"}
+
+
 def plot_startup(result):
-    """Utilisation and starved flows under three start-up/time-out readings.
+    """Occupancy, fairness and time-outs against N under each start-up/time-out reading.
 
     Parameters
     ----------
@@ -135,25 +223,29 @@ def plot_startup(result):
     -------
     matplotlib.figure.Figure
     """
-    fig, axes = new_figure(1, 2, figsize=(11, 4.2))
-    width = 0.8 / len(result.variants)
-    x = np.arange(result.counts.size)
-    for v, variant in enumerate(result.variants):
-        axes[0].bar(x + v * width, 100 * result.utilisation[:, v], width,
-                    label=variant.replace("_", " "))
-        axes[1].bar(x + v * width, result.starved[:, v], width, label=variant.replace("_", " "))
+    fig, axes = new_figure(1, 3, figsize=(13, 4.2))
+    styles = {"together": "-", "staggered": "--"}
+    for r, reading in enumerate(result.readings):
+        for s, schedule in enumerate(result.schedules):
+            kw = dict(color=f"C{r}", ls=styles[schedule], marker="o", ms=3.5,
+                      label=f"{_READING_LABELS.get(reading, reading)}, {schedule}")
+            axes[0].plot(result.counts, result.value(reading, schedule, "occupancy"), **kw)
+            axes[1].plot(result.counts, result.value(reading, schedule, "fairness"), **kw)
+            axes[2].plot(result.counts, np.maximum(result.timeouts[r, s], 0.5), **kw)
+    axes[0].set_ylabel("occupancy of the shared link [%]")
+    axes[1].set_ylabel("fairness (lowest share x N) [%]")
+    axes[2].set_ylabel("time-outs, all flows [1]")
+    axes[2].set_yscale("log")
+    for ax in axes[:2]:
+        ax.set_ylim(-2, 105)
     for ax in axes:
-        ax.set_xticks(x + width)
-        ax.set_xticklabels([f"N = {n}\n(C/N)/(1/2RTT) = {r:.2f}"
-                            for n, r in zip(result.counts, result.fair_share_over_threshold)],
-                           fontsize="x-small")
-        ax.set_xlabel("Primo flows started at 0 s (or within the jitter)")
-        ax.legend(fontsize="x-small")
-    axes[0].set_ylabel("shared link utilisation [%]")
-    axes[1].set_ylabel("flows below 10 % of the mean [1]")
-    fig.suptitle(f"{cite('primo', '§III-B, §III-D, §V-E')}: start-up lockstep and time-out "
-                 f"readings (jitter {1e3 * result.jitter:g} ms, {result.duration:g} s)",
-                 fontsize="medium")
+        ax.set_xlabel("number of Primo sources N [1]")
+    axes[1].axhline(100.0, color="k", ls=":", lw=1.0,
+                    label="paper §V-E: 'not significantly affected'")
+    axes[1].legend(fontsize="xx-small")
+    fig.suptitle(f"{cite('primo', '§III-B, §III-D, §V-E')}: N Primo flows on Fig. 1-top, "
+                 f"together or {result.stagger:g} s apart ({result.duration:g} s after the last "
+                 f"start, warm-up {result.warmup:g} s)", fontsize="medium")
     return fig
 
 
@@ -272,14 +364,17 @@ def claims_table(claim_list):
 def report_items(results=None):
     """Figures and the claims table for ``ctlcc report`` (quick settings)."""
     res = exp.run_all(quick=True) if results is None else results
+    claim_list = exp.claims(res)
     sweeps = [res[f"sweep_{p}"] for p in exp.QUICK_GRIDS]
     yield ReportFigure(
         "primo_fig2_5_pentagons",
         f"Pentagons of the five criteria (§IV-C) on Fig. 1-top for Reno, Vegas and Primo, "
         f"averaged over reduced sweeps (report; full grids: run_all(quick=False)), "
         f"{sweeps[0].duration:g} s runs, warm-up {sweeps[0].warmup:g} s, rates per "
-        f"{sweeps[0].interval:g} s. Stars: the paper's stated values; Primo's 98 % fairness "
-        f"under heterogeneous RTT does not hold on packets.", plot_pentagons(sweeps))
+        f"{sweeps[0].interval:g} s. Stars: the paper's stated values (triangles: its bounds), "
+        f"crosses: ctlcc at the paper's condition, with each claim's verdict under its "
+        f"pentagon; Primo's 98 % fairness under heterogeneous RTT does not hold on packets.",
+        plot_pentagons(sweeps, claim_list))
     m = res["many_sources"]
     yield ReportFigure(
         "primo_sec5e_many_sources",
@@ -324,7 +419,18 @@ def report_items(results=None):
         tuple((p,) + tuple(round(float(v), 1) for v in iv.sending[i])
               + tuple(round(float(v), 1) for v in iv.reception[i])
               for i, p in enumerate(iv.protocols)))
-    yield claims_table(exp.claims(res))
+    yield claims_table(claim_list)
+
+
+def _pentagon_axes(ax):
+    """Corners, radial scale 0-100 % of a criteria pentagon."""
+    angles = 2 * np.pi * np.arange(5) / 5
+    ax.set_xticks(angles)
+    ax.set_xticklabels(CORNERS, fontsize="x-small")
+    ax.set_thetalim(0.0, 2 * np.pi)
+    ax.set_ylim(0, 100)
+    ax.set_yticks([25, 50, 75, 100])
+    ax.set_yticklabels(["25 %", "50 %", "75 %", "100 %"], fontsize="xx-small")
 
 
 def _fmt_value(parameter, value):
