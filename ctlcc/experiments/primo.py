@@ -548,7 +548,7 @@ def fig1_top(protocol="primo", parameter=None, value=None, n=2, start=0.0):
 
 
 def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATION,
-                    warmup=WARMUP, interval=INTERVAL, seed=0):
+                    warmup=WARMUP, interval=INTERVAL, seed=0, primo=None):
     """The five criteria along one of §IV-B's sweeps (Figs. 2-5).
 
     Parameters
@@ -563,6 +563,9 @@ def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATI
     duration, warmup, interval : float
         Run length, warm-up, rate sampling interval. [s]
     seed : int
+    primo : Primo, optional
+        The Primo sender spec wherever "primo" runs (default ``Primo()``;
+        ``Primo.legacy()`` for the literal §III-B/D reading).
 
     Returns
     -------
@@ -576,7 +579,7 @@ def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATI
     rtts = np.zeros((len(values), 2))
     for i, protocol in enumerate(protocols):
         for k, value in enumerate(values):
-            sc = fig1_top(protocol, parameter, value)
+            sc = fig1_top(_sender(protocol, primo), parameter, value)
             result = run(sc, duration, seed=seed, progress=False, sample_interval=interval)
             out[i, k] = _five(result, warmup, interval)
             buffer = sc.links[[(lk.a, lk.b) for lk in sc.links].index(sc.bottlenecks[0])].buffer
@@ -587,7 +590,8 @@ def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATI
 
 
 def many_sources(counts=(2, 5, 10), protocols=PROTOCOLS, schedules=("together", "staggered"),
-                 stagger=1.0, duration=DURATION, warmup=WARMUP, interval=INTERVAL, seed=0):
+                 stagger=1.0, duration=DURATION, warmup=WARMUP, interval=INTERVAL, seed=0,
+                 primo=None):
     """The criteria against the number of sources on Fig. 1-top (§V-E).
 
     Parameters
@@ -604,6 +608,9 @@ def many_sources(counts=(2, 5, 10), protocols=PROTOCOLS, schedules=("together", 
     warmup, interval : float
         [s]
     seed : int
+    primo : Primo, optional
+        The Primo sender spec wherever "primo" runs (default ``Primo()``;
+        ``Primo.legacy()`` for the literal §III-B/D reading).
 
     Returns
     -------
@@ -622,7 +629,7 @@ def many_sources(counts=(2, 5, 10), protocols=PROTOCOLS, schedules=("together", 
         for s, schedule in enumerate(schedules):
             for c, n in enumerate(counts):
                 starts = [stagger * j if schedule == "staggered" else 0.0 for j in range(n)]
-                sc = fig1_top(protocol, n=n, start=starts)
+                sc = fig1_top(_sender(protocol, primo), n=n, start=starts)
                 result = run(sc, max(starts) + duration, seed=seed, progress=False,
                              sample_interval=interval)
                 crit = _criteria.primo_criteria(result, warmup, 0, interval)
@@ -801,7 +808,7 @@ def interval_sensitivity(parameter="delay", value=0.05, protocols=PROTOCOLS,
 
 
 def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", "reno_first"),
-                       duration=DURATION, seed=0, interval=INTERVAL):
+                       duration=DURATION, seed=0, interval=INTERVAL, primo=None, against="reno"):
     """One Primo and one Reno flow through one drop-tail queue (§I-B, §VII-B).
 
     Parameters
@@ -814,6 +821,12 @@ def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", 
     duration : float
         Run length after the second start. [s]
     seed : int
+    primo : Primo, optional
+        The Primo sender spec wherever "primo" runs (default ``Primo()``;
+        ``Primo.legacy()`` for the literal §III-B/D reading).
+    against : str
+        The corrective protocol sharing the queue ("reno"; "sack" once the
+        engine registers it).
     interval : float
         Sampling period. [s]
 
@@ -822,6 +835,7 @@ def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", 
     MixedResult
     """
     valid = ("together", "primo_first", "reno_first")
+    _check_protocols(against)
     for order in orders:
         if order not in valid:
             raise ParameterError(f"orders must hold values of {valid}, got {order!r}")
@@ -834,7 +848,8 @@ def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", 
         for o, order in enumerate(orders):
             starts = {"together": (0.0, 0.0), "primo_first": (0.0, WARMUP),
                       "reno_first": (WARMUP, 0.0)}[order]
-            sc = fig1_top(("primo", "reno"), "queue", buffer, start=list(starts))
+            sc = fig1_top((_sender("primo", primo), against), "queue", buffer,
+                          start=list(starts))
             result = run(sc, max(starts) + duration, seed=seed, progress=False, trace=True,
                          sample_interval=interval)
             tr = result.traces
@@ -854,7 +869,7 @@ def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", 
 
 
 def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, duration=30.0,
-                     bin_width=0.5, seed=0, interval=INTERVAL):
+                     bin_width=0.5, seed=0, interval=INTERVAL, primo=None):
     """Sending rates of the five flows of Fig. 1-bottom (§VI, Figs. 6-7).
 
     Parameters
@@ -869,6 +884,9 @@ def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, dura
     bin_width : float
         Width of the sending-rate bins. [s]
     seed : int
+    primo : Primo, optional
+        The Primo sender spec wherever "primo" runs (default ``Primo()``;
+        ``Primo.legacy()`` for the literal §III-B/D reading).
     interval : float
         Sampling period. [s]
 
@@ -885,7 +903,7 @@ def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, dura
     rates, shares, queues, crit = [], [], [], []
     hops = None
     for protocol in protocols:
-        sc = scenarios.preset("primo_fig1_bottom", protocol=protocol)
+        sc = scenarios.preset("primo_fig1_bottom", protocol=_sender(protocol, primo))
         sc = replace(sc, flows=tuple(replace(f, start=float(s))
                                      for f, s in zip(sc.flows, starts)))
         result = run(sc, duration, seed=seed, progress=False, sample_interval=interval)
@@ -1251,6 +1269,16 @@ def _check_parameter(parameter, required=False):
     if parameter not in PAPER_GRIDS:
         raise ParameterError(f"parameter must be one of {', '.join(map(repr, PAPER_GRIDS))}; "
                              f"got {parameter!r}")
+
+
+def _sender(protocol, primo):
+    """The sender of a protocol name: *primo* (a Primo spec) stands for "primo"."""
+    if primo is None or protocol != "primo":
+        return protocol
+    if not isinstance(primo, Primo):
+        raise ParameterError(f"primo must be a Primo sender spec (e.g. Primo.legacy()), "
+                             f"got {primo!r}")
+    return primo
 
 
 def _check_schedules(schedules):

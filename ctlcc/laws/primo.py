@@ -43,6 +43,7 @@ __all__ = [
     "ack_timeout",
     "restart_delay",
     "timeout_deadline",
+    "mean_gap",
     "regime_code_core",
     "next_rate_core",
     "initial_rate_core",
@@ -50,6 +51,7 @@ __all__ = [
     "timeout_backoff_core",
     "restart_delay_core",
     "timeout_deadline_core",
+    "mean_gap_core",
 ]
 
 #: Regime names, from most to least congested.
@@ -381,6 +383,44 @@ def timeout_deadline(oldest_send_time, timeout):
     return timeout_deadline_core(oldest_send_time, timeout)
 
 
+def mean_gap(previous, gap, gain=0.125):
+    """Smoothed inter-arrival gap, a counterfactual reception-rate estimate.
+
+    §III-A measures the reception rate per packet, ``1 / gap``.  When a
+    flow's packets are interleaved with a competitor's in one FIFO, its
+    gaps k (in service slots) vary and the mean of ``1/k`` exceeds
+    ``1/mean(k)`` (Jensen): a flow with share s reads
+    ``C (-s ln s) / (1 - s)``, not ``s C``
+    (:func:`ctlcc.experiments.primo.interleaved_share`).  ``1 / mean_gap``
+    with the gaps smoothed as TCP smooths the RTT (gain 1/8, RFC 6298) is
+    unbiased for the share.  Not the paper's protocol: a spec option
+    (``Primo(reception_rate="mean_gap")``) used to test that explanation.
+
+    Parameters
+    ----------
+    previous : float or ndarray
+        Smoothed gap so far (0: none yet, the first gap is taken as is). [s]
+    gap : float or ndarray
+        Latest inter-arrival time. [s]
+    gain : float, optional
+        Weight of the latest gap, in (0, 1]. [1]
+
+    Returns
+    -------
+    float or ndarray
+        New smoothed gap. [s]
+
+    Examples
+    --------
+    >>> mean_gap(0.0, 0.01), mean_gap(0.01, 0.02)
+    (0.01, 0.01125)
+    """
+    check_nonnegative("previous", previous)
+    check_positive("gap", gap)
+    check_interval("gain", gain, 0.0, 1.0, closed="right")
+    return mean_gap_core(previous, gap, gain)
+
+
 # --- plain-arithmetic cores: no checks; numpy, numba.njit (and sympy, where
 # --- no branch is taken on a symbol) accept them; the packet engine compiles them
 
@@ -434,6 +474,13 @@ def restart_delay_core(initial_timeout, u, jitter):
 def timeout_deadline_core(oldest_send_time, timeout):
     """oldest_send_time + TO, unchecked (see :func:`timeout_deadline`). [s]"""
     return oldest_send_time + timeout
+
+
+def mean_gap_core(previous, gap, gain):
+    """EWMA of the inter-arrival gap, unchecked (see :func:`mean_gap`). [s]"""
+    if previous <= 0.0:
+        return gap
+    return previous + gain * (gap - previous)
 
 
 def _check_regime(name, argument="regime"):

@@ -54,11 +54,15 @@ CODE = 5
 # private columns
 (F_FTT_REF, F_RTT_REF, F_RCV_RATE, F_TO, F_TAU, F_R_T1, F_R_LAST, F_W1, F_W2, F_FSTR, F_FMOD,
  F_FREL, F_THSTR, F_THMOD, F_THREL, F_BACKOFF, F_OUTSTANDING, F_JITTER,
- F_U) = range(NF_COMMON, NF_COMMON + 19)
+ F_U, F_GAP_GAIN, F_GAP_AVG) = range(NF_COMMON, NF_COMMON + 21)
 (I_PHASE, I_R_BURST, I_PH_HEAD, I_PH_COUNT, I_RH_HEAD, I_RH_COUNT, I_RH_SEQ,
  I_TO_FLOOR) = range(NI_COMMON, NI_COMMON + 8)
 #: time-out readings of §III-D (see :class:`Primo`)
 TIMEOUTS = ("outstanding", "literal")
+#: reception-rate estimates (see :class:`Primo`)
+RECEPTION_RATES = ("instantaneous", "mean_gap")
+#: gain of the "mean_gap" estimate (TCP's RTT smoothing gain, RFC 6298) [1]
+MEAN_GAP_GAIN = 0.125
 # EV_DEFER steps
 STEP_SEND, STEP_ARM = 0, 1
 
@@ -70,6 +74,7 @@ ack_timeout = numba.njit(law.ack_timeout_core, cache=True, inline="always")
 backoff = numba.njit(law.timeout_backoff_core, cache=True, inline="always")
 restart_delay = numba.njit(law.restart_delay_core, cache=True, inline="always")
 timeout_deadline = numba.njit(law.timeout_deadline_core, cache=True, inline="always")
+mean_gap = numba.njit(law.mean_gap_core, cache=True, inline="always")
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,14 @@ class Primo(SenderSpec):
         for its first ACK before it is sent again
         (:func:`~ctlcc.laws.primo.restart_delay`), in [0, 1); 0.5 by
         default, 0 the fixed timer of the literal reading.
+    reception_rate : {"instantaneous", "mean_gap"}
+        "instantaneous" (default, the paper §III-A): the receiver echoes
+        1 / (time since the previous arrival).  "mean_gap": 1 / the gap
+        smoothed with gain :data:`MEAN_GAP_GAIN`
+        (:func:`~ctlcc.laws.primo.mean_gap`), an unbiased estimate of the
+        flow's share when its packets are interleaved with others'; not the
+        paper's protocol, a counterfactual that isolates the per-packet
+        estimate's bias.
     timeout_backoff : bool
         True (the paper, §III-D): a time-out halves the rate and doubles TO
         (:func:`~ctlcc.laws.primo.timeout_backoff_core`).  False: the rate
@@ -101,7 +114,7 @@ class Primo(SenderSpec):
     Examples
     --------
     >>> Primo.legacy()
-    Primo(params=PrimoParams(W1=0.5, W2=0.9, F_str=0.95, F_mod=0.99, F_rel=1.05, TH_str=0.34, TH_mod=0.17, TH_rel=0.15, tau=1.0), timeout='literal', restart_jitter=0.0, timeout_backoff=True)
+    Primo(params=PrimoParams(W1=0.5, W2=0.9, F_str=0.95, F_mod=0.99, F_rel=1.05, TH_str=0.34, TH_mod=0.17, TH_rel=0.15, tau=1.0), timeout='literal', restart_jitter=0.0, reception_rate='instantaneous', timeout_backoff=True)
     >>> Primo(timeout="lazy")
     Traceback (most recent call last):
     ...
@@ -114,6 +127,7 @@ class Primo(SenderSpec):
     params: PrimoParams = field(default_factory=PrimoParams)
     timeout: str = "outstanding"
     restart_jitter: float = 0.5
+    reception_rate: str = "instantaneous"
     timeout_backoff: bool = True
 
     @classmethod
@@ -140,6 +154,10 @@ class Primo(SenderSpec):
             raise ParameterError(f"restart_jitter must be a number in [0, 1), got "
                                  f"{self.restart_jitter!r}")
         object.__setattr__(self, "restart_jitter", float(self.restart_jitter))
+        if not (isinstance(self.reception_rate, str) and self.reception_rate in RECEPTION_RATES):
+            raise ParameterError(f"reception_rate must be one of "
+                                 f"{', '.join(map(repr, RECEPTION_RATES))}; got "
+                                 f"{self.reception_rate!r}")
 
     def init_flow(self, ff, fi, tab, j, tcp):
         p = self.params
@@ -156,6 +174,8 @@ class Primo(SenderSpec):
         ff[j, F_OUTSTANDING] = 1.0 if self.timeout == "outstanding" else 0.0
         ff[j, F_JITTER] = self.restart_jitter
         ff[j, F_U] = 0.5
+        ff[j, F_GAP_GAIN] = MEAN_GAP_GAIN if self.reception_rate == "mean_gap" else 0.0
+        ff[j, F_GAP_AVG] = 0.0
         fi[j, I_RH_SEQ] = -1
 
 
@@ -236,6 +256,9 @@ def on_data(now, p, f, seq, ctx):
     ftt = now - sent_time
     last = ff[f, F_R_LAST]
     rate = (1.0 / (now - last)) if (last >= 0.0 and now > last) else 0.0
+    if ff[f, F_GAP_GAIN] > 0.0 and last >= 0.0 and now > last:
+        ff[f, F_GAP_AVG] = mean_gap(ff[f, F_GAP_AVG], now - last, ff[f, F_GAP_GAIN])
+        rate = 1.0 / ff[f, F_GAP_AVG]
     ff[f, F_R_LAST] = now
     flag = pi[p, P_FLAG]
     pi[p, P_FLAG] = 0
