@@ -415,6 +415,14 @@ class MixedResult:
         Reno's lost packets. [packets]
     primo_losses : ndarray, shape (b, o)
         Primo's lost packets. [packets]
+    primo_timeouts : ndarray, shape (b, o)
+        Primo's time-outs (each halves its rate). [1]
+    rtt_over_timeout : ndarray, shape (b, o)
+        Primo's median RTT once both run over its TO = 2 RTT_ref: above 1,
+        a packet queued behind the corrective flow is still unacknowledged
+        when TO expires. [1]
+    against : str
+        The corrective protocol.
     duration : float
         [s]
     """
@@ -430,6 +438,9 @@ class MixedResult:
     primo_rate: np.ndarray
     reno_losses: np.ndarray
     primo_losses: np.ndarray
+    primo_timeouts: np.ndarray
+    rtt_over_timeout: np.ndarray
+    against: str
     duration: float
 
 
@@ -460,6 +471,8 @@ class MultiCongestionResult:
         Mean queue of the three router links. [packets]
     criteria : ndarray, shape (p, 5)
         The five criteria (occupancy of link R0-R1). [%]
+    timeouts : ndarray, shape (p, 5)
+        Each flow's time-outs. [1]
     capacity : float
         Capacity of one router link. [packets/s]
     duration : float
@@ -476,6 +489,7 @@ class MultiCongestionResult:
     link_share: np.ndarray
     queue_mean: np.ndarray
     criteria: np.ndarray
+    timeouts: np.ndarray
     capacity: float
     duration: float
 
@@ -842,7 +856,8 @@ def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", 
     orders = tuple(orders)
     shape = (len(buffers), len(orders))
     share, util, qmin, qmean, excess, prate = (np.zeros(shape) for _ in range(6))
-    reno_loss, primo_loss = np.zeros(shape, dtype=int), np.zeros(shape, dtype=int)
+    reno_loss, primo_loss, primo_to = (np.zeros(shape, dtype=int) for _ in range(3))
+    rtt_ratio = np.zeros(shape)
     base = None
     for b, buffer in enumerate(buffers):
         for o, order in enumerate(orders):
@@ -860,12 +875,18 @@ def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", 
             util[b, o] = result.queues[0].utilisation
             qmin[b, o] = tr.queue[both, 0].min()
             qmean[b, o] = tr.queue[both, 0].mean()
-            excess[b, o] = tr.rtt[tr.rtt[:, 1] == 0, 2].min() - base
+            mine = tr.rtt[:, 1] == 0
+            rtt_ref = tr.rtt[mine, 2].min()
+            excess[b, o] = rtt_ref - base
+            late = mine & (tr.rtt[:, 0] >= max(starts) + WARMUP)
+            rtt_ratio[b, o] = (float(np.median(tr.rtt[late, 2])) / (2.0 * rtt_ref)
+                               if late.any() else np.nan)
+            primo_to[b, o] = result.flows[0].timeouts
             prate[b, o] = np.mean(tr.rate[both, 0]) / (_RATE / sc.data_bits)
             primo_loss[b, o], reno_loss[b, o] = (result.flows[0].dropped,
                                                  result.flows[1].dropped)
     return MixedResult(np.asarray(buffers), orders, share, util, qmin, qmean, excess, base,
-                       prate, reno_loss, primo_loss, duration)
+                       prate, reno_loss, primo_loss, primo_to, rtt_ratio, against, duration)
 
 
 def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, duration=30.0,
@@ -900,7 +921,7 @@ def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, dura
     starts = np.zeros(5) if schedule == "together" else np.array(
         [0.0, 0.0, stagger, stagger, 2 * stagger])
     stride = int(round(bin_width / interval))
-    rates, shares, queues, crit = [], [], [], []
+    rates, shares, queues, crit, timeouts = [], [], [], [], []
     hops = None
     for protocol in protocols:
         sc = scenarios.preset("primo_fig1_bottom", protocol=_sender(protocol, primo))
@@ -917,11 +938,12 @@ def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, dura
         queues.append([q.mean for q in result.queues])
         c = _criteria.primo_criteria(result, WARMUP, 0, interval)
         crit.append([c[k] for k in _criteria.CRITERIA])
+        timeouts.append([f.timeouts for f in result.flows])
         hops = np.array([len(f.path) - 3 for f in sc.flows])
         bin_time = s.time[idx][1:]
     return MultiCongestionResult(protocols, schedule, starts, ("a", "b", "c", "d", "e"), hops,
                                  bin_time, np.array(rates), np.array(shares), np.array(queues),
-                                 np.array(crit), capacity, duration)
+                                 np.array(crit), np.array(timeouts), capacity, duration)
 
 
 def interleaved_share(factor):
