@@ -113,15 +113,19 @@ def plot_pentagon(sweep, ax=None, claims=None):
         k = CRITERIA.index(name)
         bound = row["value"] is None
         paper_value = row["high"] if bound else row["value"]
+        if p not in sweep.protocols:
+            lines.append(f"{row['location']} {LABELS.get(p, p)} {row['quantity'][:38]}: paper "
+                         f"{'<= ' if bound else ''}{paper_value:g}, not run here")
+            continue
         ax.plot(angles[k], paper_value, color=COLOURS.get(p), marker="v" if bound else "*",
                 ms=11, ls="none", mec="k",
                 label=None if ("paper", bound) in shown else
                 ("paper: upper bound" if bound else "paper: stated value"))
         shown.add(("paper", bound))
         claim = by_id.get(cid)
-        if claim is None or p not in sweep.protocols:
-            lines.append(f"{LABELS.get(p, p)} {name.replace('_', ' ')}: paper "
-                         f"{'<= ' if bound else ''}{paper_value:g} %, not run")
+        if claim is None:
+            lines.append(f"{row['location']} {LABELS.get(p, p)} {row['quantity'][:38]}: paper "
+                         f"{'<= ' if bound else ''}{paper_value:g}, condition not in this sweep")
             continue
         ax.plot(angles[k], float(claim.value), color=COLOURS.get(p), marker="X", ms=8,
                 ls="none", mec="k", label=None if "ctlcc" in shown else
@@ -279,13 +283,16 @@ def plot_collapse(result, ax=None):
     return ax
 
 
-def plot_mixed(result, ax=None):
-    """Primo's share beside Reno against the buffer, for each start order.
+def plot_mixed(result, ax=None, literal=None):
+    """Primo's share beside a corrective flow against the buffer, for each start order.
 
     Parameters
     ----------
     result : MixedResult
+        The default sender, ``Primo()``.
     ax : matplotlib.axes.Axes, optional
+    literal : MixedResult, optional
+        The same runs with ``Primo.legacy()`` (dotted).
 
     Returns
     -------
@@ -294,55 +301,65 @@ def plot_mixed(result, ax=None):
     if ax is None:
         _, ax = new_figure(figsize=(7, 4.5))
     for o, order in enumerate(result.orders):
-        ax.plot(result.buffers, result.primo_share[:, o], marker="o",
-                label=f"Primo share, {order.replace('_', ' ')}")
-        ax.plot(result.buffers, result.primo_rate[:, o], marker="x", ls=":",
-                color=f"C{o}", label=f"Primo mean rate / C, {order.replace('_', ' ')}")
+        ax.plot(result.buffers, result.primo_share[:, o], marker="o", color=f"C{o}",
+                label=f"Primo(), {order.replace('_', ' ')}")
+        if literal is not None:
+            ax.plot(literal.buffers, literal.primo_share[:, o], marker="x", ls=":",
+                    color=f"C{o}", label=f"Primo.legacy(), {order.replace('_', ' ')}")
     ax.axhline(0.0, color="k", ls="--", lw=1.0,
-               label="paper §I-B: the corrective flow takes all the bandwidth")
+               label=f"paper §I-B: {LABELS.get(result.against, result.against)} takes all")
     ax.axhline(0.5, color="0.5", ls=":", lw=1.0, label="even split")
     fixed = exp.interleaved_share(exp.primo_law.PrimoParams().F_str)
     ax.axhline(fixed, color="C3", ls="-.", lw=1.0,
                label=f"per-packet rcv_rate fixed point 1 - s = -F_str ln s: {fixed:.2f}")
     ax.set_xlabel("shared queue [packets]")
-    ax.set_ylabel("Primo fraction [1]")
+    ax.set_ylabel("Primo's fraction of the delivered packets [1]")
     ax.set_ylim(-0.05, 1.05)
-    ax.set_title(f"{cite('primo', '§I-B, §VII-B')}: one Primo and one Reno flow on Fig. 1-top",
+    ax.set_title(f"{cite('primo', '§I-B, §VII-B')}: one Primo and one "
+                 f"{LABELS.get(result.against, result.against)} flow on Fig. 1-top",
                  fontsize="small")
-    ax.legend(fontsize="x-small")
+    ax.legend(fontsize="xx-small", ncol=2)
     return ax
 
 
-def plot_multi_congestion(together, staggered):
+def plot_multi_congestion(together, staggered, counterfactual=None):
     """Figs. 6-7: sending rates of flows a-e on Fig. 1-bottom.
 
     Parameters
     ----------
     together, staggered : MultiCongestionResult
+    counterfactual : (MultiCongestionResult, MultiCongestionResult), optional
+        Together and staggered runs of ``Primo(reception_rate="mean_gap")``,
+        drawn as a last row.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    protocols = together.protocols
-    fig, axes = new_figure(len(protocols), 2, figsize=(11, 2.6 * len(protocols)), sharex=True,
+    rows = [(i, p, together, staggered, LABELS.get(p, p))
+            for i, p in enumerate(together.protocols)]
+    if counterfactual is not None:
+        rows.append((0, "primo", counterfactual[0], counterfactual[1],
+                     "Primo, mean-gap rcv_rate (counterfactual)"))
+    fig, axes = new_figure(len(rows), 2, figsize=(11, 2.6 * len(rows)), sharex=True,
                            sharey=True)
     axes = np.atleast_2d(axes)
-    for c, res in enumerate((together, staggered)):
-        for i, p in enumerate(res.protocols):
-            ax = axes[i, c]
+    for r, (i, p, tog, stag, label) in enumerate(rows):
+        for c, res in enumerate((tog, stag)):
+            ax = axes[r, c]
             for j, name in enumerate(res.flow_names):
                 ax.step(res.bin_time, res.send_rate[i, :, j], where="pre", lw=0.9,
                         label=f"{name} ({res.hops[j]} hop{'s' if res.hops[j] > 1 else ''})")
             ax.axhline(res.capacity / 3, color="k", ls="--", lw=1.0,
                        label="paper §VI: one third of a link (Primo)")
-            ax.set_title(f"{LABELS.get(p, p)}, "
-                         f"{'Fig. 6: all together' if c == 0 else 'Fig. 7: a,b then c,d then e'}",
-                         fontsize="small")
+            shares = ", ".join(f"{n} {v:.2f}" for n, v in zip(res.flow_names, res.link_share[i]))
+            ax.set_title(f"{label}, "
+                         f"{'Fig. 6: all together' if c == 0 else 'Fig. 7: a,b then c,d then e'}"
+                         f"\nshares of a link: {shares}", fontsize="x-small")
             ax.set_ylabel("sending rate [packets/s]")
-            if i == len(res.protocols) - 1:
+            if r == len(rows) - 1:
                 ax.set_xlabel("time [s]")
-        axes[0, c].legend(fontsize="xx-small", ncol=2)
+        axes[0, 0].legend(fontsize="xx-small", ncol=2)
     fig.suptitle(f"{cite('primo', 'Figs. 6-7')}: Fig. 1-bottom, router links 2 Mb/s 10 ms "
                  f"(not printed; our choice), queues 30", fontsize="medium")
     return fig
@@ -384,10 +401,13 @@ def report_items(results=None):
     s = res["startup"]
     yield ReportFigure(
         "primo_sec5e_startup_diagnosis",
-        "Why many Primo flows deliver nothing: together, their 4-packet bursts overflow the "
-        "30-packet queue and the failed flows restart in lockstep after the same 1-s timer; "
-        "jittered starts fill the link; removing the time-out back-off (a TCP-like time-out "
-        "that only fires on loss) keeps more flows alive.", plot_startup(s))
+        "Many Primo flows before and after the start-up/time-out fix: read literally "
+        "(Primo.legacy()), flows started together overflow the 30-packet queue with their "
+        "4-packet bursts and restart in lockstep after the same 1-s timer, and the timer "
+        "re-armed at every ACK halves slow flows with nothing lost; the default Primo() "
+        "(restart after U[0.5, 1.5] s, time-out only on an outstanding packet) fills the link "
+        "for every N, but fairness still collapses from N = 10 (the per-packet reception "
+        "rate's fixed point).", plot_startup(s))
     fig, ax = new_figure(figsize=(8, 4.5))
     plot_collapse(res["collapse_together"], ax)
     yield ReportFigure(
@@ -395,19 +415,24 @@ def report_items(results=None):
         "Ten Primo flows started together (0.01 s samples): a flow whose gap between packets "
         "exceeds TO = 2 RTT_ref gets no ACK within TO and halves its rate, with nothing lost; "
         "the halved rate doubles the gap, so the flow falls silent.", fig)
-    fig, ax = new_figure(figsize=(7, 4.5))
-    plot_mixed(res["mixed"], ax)
+    fig, ax = new_figure(figsize=(7.5, 4.8))
+    plot_mixed(res["mixed"], ax, res.get("mixed_literal"))
     yield ReportFigure(
         "primo_sec1_against_reno",
-        "Primo beside Reno in one drop-tail queue: Primo keeps most of the link, against the "
-        "paper's §I-B statement; its reception rate, read per packet from back-to-back "
-        "arrivals, is the link rate, so its strong-congestion target 0.95 x rcv_rate stays "
-        "near the capacity.", fig)
+        "Primo beside Reno in one drop-tail queue: the default Primo() loses the link, as "
+        "§I-B says, through its time-out (its packets wait behind Reno's queue longer than "
+        "TO = 2 RTT_ref, and each time-out halves its rate) - except when Reno's standing "
+        "queue is built into Primo's RTT_ref and FTT_ref (Reno first, deep buffer). Read "
+        "literally (dotted), the time-out never fires and the per-packet reception rate keeps "
+        "Primo near its fixed point 0.90.", fig)
+    cf = (res.get("multi_together_mean_gap"), res.get("multi_staggered_mean_gap"))
     yield ReportFigure(
         "primo_fig6_7_multi_congestion",
         "Sending rates on Fig. 1-bottom in 0.5 s bins, all flows together (left) and a,b at 0 s, "
-        "c,d at 5 s, e at 10 s (right).",
-        plot_multi_congestion(res["multi_together"], res["multi_staggered"]))
+        "c,d at 5 s, e at 10 s (right). Last row: the counterfactual mean-gap reception rate "
+        "(not the paper's), which brings the staggered shares near one third.",
+        plot_multi_congestion(res["multi_together"], res["multi_staggered"],
+                              cf if None not in cf else None))
     iv = res["intervals"]
     yield ReportTable(
         "primo_sec4c_sampling_interval",

@@ -177,6 +177,9 @@ class Primo(SenderSpec):
         ff[j, F_GAP_GAIN] = MEAN_GAP_GAIN if self.reception_rate == "mean_gap" else 0.0
         ff[j, F_GAP_AVG] = 0.0
         fi[j, I_RH_SEQ] = -1
+        # no burst seen yet: the 4th packet of the first burst (seq 3) must not match
+        # "first packet's seq + 3" when the first packet (seq 0) was lost
+        fi[j, I_R_BURST] = -4
 
 
 @_inline
