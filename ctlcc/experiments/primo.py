@@ -30,50 +30,52 @@ Common choices (the paper does not print them):
 
 Findings on the many-sources puzzle (§III-B, §III-D, §V-E)
 ------------------------------------------------------------
-The engine models §III literally: a 4-packet burst whose loss (or the
-loss of the first ACK) restarts the start-up after the initial time-out
-(1 s, ``TcpOptions.initial_rto``), then TO = 2 RTT_ref re-armed at every
-ACK, and "the rate is halved and the TO period is doubled if no
-acknowledgment is received during a period of TO seconds".  Three
-mechanisms, each measured here, make Primo sensitive to the number of
-sources on Fig. 1-top (C = 237.2 packets/s, RTT_0 = 30.2 ms):
+§III leaves two points open, now options of :class:`~ctlcc.sim.senders.Primo`
+(:data:`READINGS`).  Read literally (``Primo.legacy()``: 4-packet burst
+restarted after the fixed 1-s initial time-out; TO = 2 RTT_ref re-armed at
+every ACK, rate halved and TO doubled when it expires), three mechanisms
+make Primo collapse as N grows on Fig. 1-top (C = 237.2 packets/s,
+RTT_0 = 30.2 ms):
 
-1. *start-up lockstep* (our model): N flows started at the same instant
-   burst 4N packets into a 30-packet queue; the flows that lose one
-   restart after the same 1-s timer and collide again, forever, in a
-   deterministic simulator.  N = 15 or 20 together: 13 % utilisation, no
-   flow leaves start-up (:func:`startup_diagnosis`); two flows and a
-   5-packet queue: 2.5 %.  Starts 10-50 ms apart fill the link.
-2. *time-outs without loss* (the literal reading of §III-D): with the
-   timer re-armed at each ACK, a flow whose packet gap 1/rate exceeds
-   TO = 2 RTT_ref times out before its next ACK can arrive, loses
-   nothing, halves its rate, doubles TO - and the gap/TO ratio is
-   unchanged, so it backs off until silent (:func:`primo_collapse`: 10
-   flows together, 5 fall silent after 17-20 pure halvings, flow 0
-   without a single loss).  For N > 2 C RTT_0 = 14.3 even the fair share
-   is below the threshold 1/(2 RTT_ref).
-3. *per-packet reception rate* (the protocol as printed, §III-A): an
-   incumbent whose packets leave the queue back to back reads the link
-   rate, so F_str x rcv_rate stays above its share; late-comers starve
-   (staggered starts: 3-8 of 5-10 flows starved), as beside Reno
-   (:func:`interleaved_share`).
+1. *start-up lockstep*: N flows started together burst 4N packets into a
+   30-packet queue; the flows that lose one restart after the same 1-s
+   timer and collide again, forever (N = 15, 20 together: occupancy 13 %,
+   ``startup_diagnosis``, 12-s runs);
+2. *time-outs without loss*: with the timer re-armed at each ACK a flow
+   whose gap 1/rate exceeds TO times out between two packets, halves its
+   rate and doubles TO, so the gap/TO ratio stays and the flow falls silent
+   (:func:`primo_collapse`); for N > 2 C RTT_0 = 14.3 even the fair share
+   is below the threshold;
+3. *per-packet reception rate* (the protocol as printed, §III-A): a flow
+   whose packets leave the queue back to back reads the link rate, and one
+   interleaved with others over-reads its share (E[1/gap] > 1/E[gap]); in
+   the strong regime its share s solves 1 - s = -F_str ln s, s = 0.902
+   (:func:`interleaved_share`), leaving the others about a tenth.
 
-What the evidence supports for ``ctlcc.laws.primo`` and the Primo sender
-(keep the literal forms as options; §III-D's "as in TCP" is the textual
-basis): (a) run the time-out only while a packet is outstanding and
-measure it from the send time of the oldest unacknowledged packet
-(RFC 6298 §5), i.e. a time-out means "a packet sent TO ago is still
-unacknowledged", never "the source was slow"; equivalently TO >=
-RTT_ref + 1/rate; after a time-out, re-pace the pending packet at the
-halved rate; (b) restart a failed start-up after a randomised delay
-(e.g. uniform in [0.5, 1.5] x the initial TO, from the run's
-Generator), or after the first RTT once one ACK has returned, so that
-simultaneous flows do not restart in lockstep.  (a) alone, as an upper
-bound (no back-off at all), keeps all ten jittered flows alive
-(:func:`startup_diagnosis`, variant "jittered_no_backoff"); (3) then
-still starves 3-9 of 15-20 flows, which only a change of the reception
-rate estimate (an average over an RTT rather than one inter-arrival)
-would address - a change to the protocol, not to our reading of it.
+The default ``Primo()`` fixes (1) and (2) - a failed start-up waits U[0.5,
+1.5] x the initial time-out (the run's Generator), and the time-out runs
+only while a packet is outstanding, from the oldest unacknowledged send
+(RFC 6298 §5) - and restores the link's use: N = 15 and 20 together go
+from 13 % to 95 % and 94 % occupancy; staggered runs lose nothing (drops
+3161 -> 0 at N = 15).  It does not restore fairness: from N = 10 the
+lowest share x N stays at 2-4 % together and staggered, and two flows
+started 1 s apart end at 20.5 % - the fixed point (3): the incumbent keeps
+0.90 of the link, fairness 2 x 0.098 = 19.6 %.  The counterfactual
+``Primo(reception_rate="mean_gap")`` (1 / smoothed gap, unbiased; not the
+paper's estimate) lifts the two staggered flows to 60.5 % and brings
+Fig. 7's five flows to 0.29-0.42 of a link (the paper's "one third"), but
+leaves N >= 10 unfair (2-7 %): a late flow's FTT_ref holds the queue it
+found, as Vegas' baseRTT does.  So §V-E's "not significantly affected" is
+not reproduced by the protocol as printed under any reading of §III-B/D.
+
+Primo beside Reno (§I-B, §VII-B) depends on the time-out reading: with
+``Primo()`` Primo's packets wait behind Reno's standing queue longer than
+TO = 2 RTT_ref, every time-out halves its rate, and Reno takes 99.7-99.9 %
+of the link, as the paper says - except when Reno starts first into a
+deep buffer (60 packets), where Primo's RTT_ref and FTT_ref hold the
+113-ms standing queue and Primo keeps 85 %.  Read literally, ACKs every
+few ms re-arm the timer, it never fires, and the fixed point (3) keeps
+Primo at 85-90 %.
 
 References
 ----------
