@@ -114,7 +114,7 @@ def plot_pentagon(sweep, ax=None, claims=None):
         bound = row["value"] is None
         paper_value = row["high"] if bound else row["value"]
         if p not in sweep.protocols:
-            lines.append(f"{row['location']} {LABELS.get(p, p)} {row['quantity'][:38]}: paper "
+            lines.append(f"{row['location']} {LABELS.get(p, p)} {_short(row['quantity'])}: paper "
                          f"{'<= ' if bound else ''}{paper_value:g}, not run here")
             continue
         ax.plot(angles[k], paper_value, color=COLOURS.get(p), marker="v" if bound else "*",
@@ -124,7 +124,7 @@ def plot_pentagon(sweep, ax=None, claims=None):
         shown.add(("paper", bound))
         claim = by_id.get(cid)
         if claim is None:
-            lines.append(f"{row['location']} {LABELS.get(p, p)} {row['quantity'][:38]}: paper "
+            lines.append(f"{row['location']} {LABELS.get(p, p)} {_short(row['quantity'])}: paper "
                          f"{'<= ' if bound else ''}{paper_value:g}, condition not in this sweep")
             continue
         ax.plot(angles[k], float(claim.value), color=COLOURS.get(p), marker="X", ms=8,
@@ -132,7 +132,7 @@ def plot_pentagon(sweep, ax=None, claims=None):
                 "ctlcc at the paper's condition")
         shown.add("ctlcc")
         mark = "reproduced" if claim.verdict == "reproduced" else "NOT reproduced"
-        lines.append(f"{row['location']} {LABELS.get(p, p)} {row['quantity'][:38]}: paper "
+        lines.append(f"{row['location']} {LABELS.get(p, p)} {_short(row['quantity'])}: paper "
                      f"{'<= ' if bound else ''}{paper_value:g}, ctlcc {float(claim.value):.1f} "
                      f"-> {mark}")
     for cid in _OFF_PENTAGON.get(sweep.parameter, ()):
@@ -171,7 +171,6 @@ def plot_pentagons(sweeps, claims=None):
         values = ", ".join(_fmt_value(sweep.parameter, v) for v in sweep.values)
         ax.text(0.5, -0.12, f"values: {values}; criteria [%] averaged", transform=ax.transAxes,
                 ha="center", fontsize="xx-small")
-    fig.subplots_adjust(hspace=0.75, wspace=0.55, bottom=0.12, top=0.92)
     fig.suptitle(f"{cite('primo', 'Figs. 2-5')}: five criteria on Fig. 1-top (ctlcc runs; "
                  f"stars/triangles: the paper, crosses: ctlcc at the same condition)",
                  fontsize="medium")
@@ -231,14 +230,15 @@ def plot_startup(result):
     styles = {"together": "-", "staggered": "--"}
     for r, reading in enumerate(result.readings):
         for s, schedule in enumerate(result.schedules):
-            kw = dict(color=f"C{r}", ls=styles[schedule], marker="o", ms=3.5,
+            kw = dict(color=f"C{r}", ls=styles[schedule], marker="osD^"[r % 4], ms=6 - r,
+                      mfc="none" if schedule == "staggered" else f"C{r}",
                       label=f"{_READING_LABELS.get(reading, reading)}, {schedule}")
             axes[0].plot(result.counts, result.value(reading, schedule, "occupancy"), **kw)
             axes[1].plot(result.counts, result.value(reading, schedule, "fairness"), **kw)
             axes[2].plot(result.counts, np.maximum(result.timeouts[r, s], 0.5), **kw)
     axes[0].set_ylabel("occupancy of the shared link [%]")
     axes[1].set_ylabel("fairness (lowest share x N) [%]")
-    axes[2].set_ylabel("time-outs, all flows [1]")
+    axes[2].set_ylabel("time-outs, all flows [1] (0 drawn at 0.5)")
     axes[2].set_yscale("log")
     for ax in axes[:2]:
         ax.set_ylim(-2, 105)
@@ -247,6 +247,9 @@ def plot_startup(result):
     axes[1].axhline(100.0, color="k", ls=":", lw=1.0,
                     label="paper §V-E: 'not significantly affected'")
     axes[1].legend(fontsize="xx-small")
+    axes[0].text(0.02, 0.02, "literal, together, N >= 15: lockstep start-up\n(fairness of a "
+                 "nearly idle link is not meaningful)", transform=axes[0].transAxes,
+                 fontsize="xx-small")
     fig.suptitle(f"{cite('primo', '§III-B, §III-D, §V-E')}: N Primo flows on Fig. 1-top, "
                  f"together or {result.stagger:g} s apart ({result.duration:g} s after the last "
                  f"start, warm-up {result.warmup:g} s)", fontsize="medium")
@@ -445,6 +448,11 @@ def report_items(results=None):
               + tuple(round(float(v), 1) for v in iv.reception[i])
               for i, p in enumerate(iv.protocols)))
     yield claims_table(claim_list)
+
+
+def _short(text, width=60):
+    """A claim's quantity cut at a word boundary for a figure note."""
+    return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + " ..."
 
 
 def _pentagon_axes(ax):
