@@ -415,10 +415,12 @@ def mean_gap(previous, gap, gain=0.125):
     >>> mean_gap(0.0, 0.01), mean_gap(0.01, 0.02)
     (0.01, 0.01125)
     """
-    check_nonnegative("previous", previous)
-    check_positive("gap", gap)
-    check_interval("gain", gain, 0.0, 1.0, closed="right")
-    return mean_gap_core(previous, gap, gain)
+    previous = np.asarray(check_nonnegative("previous", previous), dtype=float)
+    gap = np.asarray(check_positive("gap", gap), dtype=float)
+    gain = check_interval("gain", gain, 0.0, 1.0, closed="right", scalar=True)
+    # mean_gap_core element by element (its branch on previous <= 0 is scalar code)
+    out = np.where(previous <= 0.0, gap, previous + gain * (gap - previous))
+    return float(out) if out.ndim == 0 else out
 
 
 # --- plain-arithmetic cores: no checks; numpy, numba.njit (and sympy, where

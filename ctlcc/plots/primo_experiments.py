@@ -178,7 +178,7 @@ def plot_pentagons(sweeps, claims=None):
 
 
 def plot_many_sources(result):
-    """§V-E: fairness and sending stability against the number of sources.
+    """§V-E: fairness, sending stability and occupancy against the number of sources.
 
     Parameters
     ----------
@@ -188,9 +188,9 @@ def plot_many_sources(result):
     -------
     matplotlib.figure.Figure
     """
-    fig, axes = new_figure(1, 2, figsize=(11, 4.2))
+    fig, axes = new_figure(1, 3, figsize=(14, 4.2))
     styles = {"together": "-", "staggered": "--"}
-    for ax, name in zip(axes, ("fairness", "sending_stability")):
+    for ax, name in zip(axes, ("fairness", "sending_stability", "occupancy")):
         k = CRITERIA.index(name)
         for i, p in enumerate(result.protocols):
             for s, schedule in enumerate(result.schedules):
