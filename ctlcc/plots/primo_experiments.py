@@ -71,7 +71,7 @@ def plot_criteria_pentagon(criteria, ax=None, title=None):
         ax.fill(closed, np.append(values, values[0]), color=f"C{i}", alpha=0.08)
     _pentagon_axes(ax)
     ax.set_title(title or f"{cite('primo', '§IV-C')}: five criteria [%]", fontsize="small")
-    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(0.8, 1.12))
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=3)
     return ax
 
 
