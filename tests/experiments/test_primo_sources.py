@@ -149,3 +149,18 @@ def test_startup_diagnosis_full():
     for i, n in enumerate(d.counts):
         if n >= 15:
             assert d.value("supported", "together", "occupancy")[i] > 90.0
+
+
+def test_startup_and_criteria_figures(diagnosis):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ctlcc.plots import primo_experiments as PE
+
+    fig = PE.plot_startup(diagnosis)
+    assert "Chatté" in fig._suptitle.get_text()
+    assert all("[" in ax.get_ylabel() and "[1]" in ax.get_xlabel() for ax in fig.axes)
+    # one line per reading x schedule on each panel
+    assert len(fig.axes[0].get_lines()) == len(diagnosis.readings) * len(diagnosis.schedules)
+    ax = PE.plot_criteria_pentagon({"a": dict(zip(CRITERIA, (90, 80, 100, 95, 60)))})
+    assert "Chatté" in ax.get_title() and len(ax.get_legend().get_texts()) == 1
