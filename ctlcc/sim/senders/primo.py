@@ -92,6 +92,11 @@ class Primo(SenderSpec):
         the oldest one (:func:`~ctlcc.laws.primo.timeout_deadline`).
         "literal": TO is re-armed from now on every ACK, so a source whose
         gap 1/rate exceeds TO = 2 RTT_ref times out with nothing lost.
+        Under "outstanding" a packet still times out without loss when it
+        waits in queues longer than RTT_ref (TO = 2 RTT_ref, measured from
+        its send): the time-out then reads a queueing delay above RTT_ref
+        as §III-D's "network saturation" - which is what hands a shared
+        drop-tail queue to Reno (:func:`ctlcc.experiments.primo.primo_against_reno`).
     restart_jitter : float
         A start-up burst waits ``U[1 - j, 1 + j] x`` the initial time-out
         for its first ACK before it is sent again
