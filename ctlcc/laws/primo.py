@@ -41,11 +41,17 @@ __all__ = [
     "initial_rate",
     "timeout_backoff",
     "ack_timeout",
+    "restart_delay",
+    "timeout_deadline",
+    "mean_gap",
     "regime_code_core",
     "next_rate_core",
     "initial_rate_core",
     "ack_timeout_core",
     "timeout_backoff_core",
+    "restart_delay_core",
+    "timeout_deadline_core",
+    "mean_gap_core",
 ]
 
 #: Regime names, from most to least congested.
@@ -304,6 +310,119 @@ def ack_timeout(rtt_ref):
     return check_result("ack_timeout", ack_timeout_core(rtt_ref), rtt_ref=rtt_ref)
 
 
+def restart_delay(initial_timeout, u, jitter=0.5):
+    """Wait before a failed start-up burst is sent again (§III-B).
+
+    §III-B says only that "the whole initialization phase is restarted";
+    restarting every failed flow after the same fixed timer makes flows
+    that collided once collide again forever (they started together, their
+    bursts overflowed the queue together).  ctlcc's default draws the wait
+    uniformly in ``[1 - jitter, 1 + jitter] * initial_timeout``;
+    ``jitter = 0`` is the fixed timer (the literal reading).
+
+    Parameters
+    ----------
+    initial_timeout : float
+        Time-out of the start-up phase (no RTT is known yet). [s]
+    u : float or ndarray
+        A uniform draw in [0, 1) from the run's Generator. [1]
+    jitter : float, optional
+        Half-width of the spread, in [0, 1). [1]
+
+    Returns
+    -------
+    float or ndarray
+        Wait before the next burst. [s]
+
+    Examples
+    --------
+    >>> restart_delay(1.0, 0.0), restart_delay(1.0, 0.5), restart_delay(1.0, 0.25, jitter=0.0)
+    (0.5, 1.0, 1.0)
+    """
+    check_positive("initial_timeout", initial_timeout)
+    check_interval("u", u, 0.0, 1.0, closed="left")
+    jitter = check_nonnegative("jitter", jitter, scalar=True)
+    if not jitter < 1.0:
+        raise ParameterError(f"jitter must be in [0, 1) (a wait of at least (1 - jitter) x "
+                             f"the initial time-out), got {jitter!r}")
+    return restart_delay_core(initial_timeout, u, jitter)
+
+
+def timeout_deadline(oldest_send_time, timeout):
+    """When the time-out fires: TO after the oldest unacknowledged send (§III-D).
+
+    §III-D: "the rate is halved and the TO period is doubled if no
+    acknowledgment is received during a period of TO seconds".  Read
+    literally with the timer re-armed at every ACK, a source whose packet
+    gap 1/rate exceeds TO times out between two packets with nothing lost,
+    halves its rate (the gap doubles with TO, so the ratio stays) and
+    backs off until silent.  ctlcc's default reads §III-D "as in TCP"
+    (RFC 6298 §5): the timer runs only while a packet is outstanding, and
+    runs from the send time of the oldest one, so a time-out means "a
+    packet sent TO ago is still unacknowledged".
+
+    Parameters
+    ----------
+    oldest_send_time : float or ndarray
+        Send time of the oldest unacknowledged packet. [s]
+    timeout : float or ndarray
+        TO (2 RTT_ref after the first ACK). [s]
+
+    Returns
+    -------
+    float or ndarray
+        Instant the time-out fires if that packet is still unacknowledged. [s]
+
+    Examples
+    --------
+    >>> timeout_deadline(10.0, 0.06)
+    10.06
+    """
+    check_positive("timeout", timeout)
+    check_nonnegative("oldest_send_time", oldest_send_time)
+    return timeout_deadline_core(oldest_send_time, timeout)
+
+
+def mean_gap(previous, gap, gain=0.125):
+    """Smoothed inter-arrival gap, a counterfactual reception-rate estimate.
+
+    §III-A measures the reception rate per packet, ``1 / gap``.  When a
+    flow's packets are interleaved with a competitor's in one FIFO, its
+    gaps k (in service slots) vary and the mean of ``1/k`` exceeds
+    ``1/mean(k)`` (Jensen): a flow with share s reads
+    ``C (-s ln s) / (1 - s)``, not ``s C``
+    (:func:`ctlcc.experiments.primo.interleaved_share`).  ``1 / mean_gap``
+    with the gaps smoothed as TCP smooths the RTT (gain 1/8, RFC 6298) is
+    unbiased for the share.  Not the paper's protocol: a spec option
+    (``Primo(reception_rate="mean_gap")``) used to test that explanation.
+
+    Parameters
+    ----------
+    previous : float or ndarray
+        Smoothed gap so far (0: none yet, the first gap is taken as is). [s]
+    gap : float or ndarray
+        Latest inter-arrival time. [s]
+    gain : float, optional
+        Weight of the latest gap, in (0, 1]. [1]
+
+    Returns
+    -------
+    float or ndarray
+        New smoothed gap. [s]
+
+    Examples
+    --------
+    >>> mean_gap(0.0, 0.01), mean_gap(0.01, 0.02)
+    (0.01, 0.01125)
+    """
+    previous = np.asarray(check_nonnegative("previous", previous), dtype=float)
+    gap = np.asarray(check_positive("gap", gap), dtype=float)
+    gain = check_interval("gain", gain, 0.0, 1.0, closed="right", scalar=True)
+    # mean_gap_core element by element (its branch on previous <= 0 is scalar code)
+    out = np.where(previous <= 0.0, gap, previous + gain * (gap - previous))
+    return float(out) if out.ndim == 0 else out
+
+
 # --- plain-arithmetic cores: no checks; numpy, numba.njit (and sympy, where
 # --- no branch is taken on a symbol) accept them; the packet engine compiles them
 
@@ -347,6 +466,23 @@ def ack_timeout_core(rtt_ref):
 def timeout_backoff_core(rate, timeout):
     """(rate / 2, 2 TO), unchecked (see :func:`timeout_backoff`)."""
     return rate / 2, 2 * timeout
+
+
+def restart_delay_core(initial_timeout, u, jitter):
+    """Start-up restart wait (1 - jitter + 2 jitter u) TO_0, unchecked. [s]"""
+    return initial_timeout * (1.0 - jitter + 2.0 * jitter * u)
+
+
+def timeout_deadline_core(oldest_send_time, timeout):
+    """oldest_send_time + TO, unchecked (see :func:`timeout_deadline`). [s]"""
+    return oldest_send_time + timeout
+
+
+def mean_gap_core(previous, gap, gain):
+    """EWMA of the inter-arrival gap, unchecked (see :func:`mean_gap`). [s]"""
+    if previous <= 0.0:
+        return gap
+    return previous + gain * (gap - previous)
 
 
 def _check_regime(name, argument="regime"):

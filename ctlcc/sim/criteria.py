@@ -56,13 +56,25 @@ import numpy as np
 from .._validation import check_nonnegative, check_positive
 from ..errors import ParameterError
 
-__all__ = ["CRITERIA", "PrimoCriteria", "five_criteria", "primo_criteria"]
+__all__ = ["CRITERIA", "UnknownCriterionError", "PrimoCriteria", "five_criteria",
+           "primo_criteria"]
 
 #: The five criteria, in the order of the paper's pentagons (§IV-C).
 CRITERIA = ("sending_stability", "reception_stability", "goodput", "occupancy", "fairness")
 
 #: Relative slack when checking that an interval is a multiple of the samples' period.
 _GRID_TOLERANCE = 1e-6
+
+
+class UnknownCriterionError(ParameterError, KeyError):
+    """A criterion name that is not one of :data:`CRITERIA`.
+
+    A :class:`ValueError` (as every bad argument in ctlcc) and a
+    :class:`KeyError` (as a dict lookup), so either ``except`` catches it.
+    """
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
 
 
 @dataclass(frozen=True)
@@ -107,7 +119,7 @@ class PrimoCriteria:
 
     def __getitem__(self, name):
         if name not in CRITERIA:
-            raise KeyError(f"criterion must be one of {', '.join(map(repr, CRITERIA))}; "
+            raise UnknownCriterionError(f"criterion must be one of {', '.join(map(repr, CRITERIA))}; "
                            f"got {name!r}")
         return getattr(self, name)
 

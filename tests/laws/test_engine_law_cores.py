@@ -116,3 +116,34 @@ def test_fuzzy_schedule_saturates_outside_the_universe():
     x, kp, kd = sup.schedule()
     edge = FuzzySupervisor(default_config(out_of_universe="saturate")).gains([1.0, 1000.0])
     assert np.interp(0.98, x, kp) == edge[0][0] and np.interp(5000.0, x, kd) == edge[1][1]
+
+
+def test_primo_restart_timeout_and_gap_cores():
+    # restart wait (1 - j + 2 j u) TO_0: u = 0 and u -> 1 give the ends of [0.5, 1.5] TO_0
+    # (j = 0.5, the sender's default); j = 0 is the literal fixed timer
+    restart = _jit(primo.restart_delay_core)
+    for u, j in itertools.product((0.0, 0.25, 0.5, 0.999), (0.0, 0.5, 0.9)):
+        assert restart(1.0, u, j) == primo.restart_delay(1.0, u, j)
+    assert primo.restart_delay(1.0, 0.0) == 0.5 and primo.restart_delay(2.0, 0.5) == 2.0
+    assert primo.restart_delay(1.0, 0.7, jitter=0.0) == 1.0
+    deadline = _jit(primo.timeout_deadline_core)
+    assert deadline(10.0, 0.06) == primo.timeout_deadline(10.0, 0.06) == 10.0 + 0.06
+    gap = _jit(primo.mean_gap_core)
+    # EWMA with gain 1/8: from 0.01, a gap of 0.02 moves it by 0.01 / 8
+    assert gap(0.01, 0.02, 0.125) == primo.mean_gap(0.01, 0.02) == 0.01 + 0.01 / 8
+    assert gap(0.0, 0.02, 0.125) == 0.02  # the first gap is taken as is
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: primo.restart_delay(1.0, 1.0), "u must be in"),
+    (lambda: primo.restart_delay(0.0, 0.5), "initial_timeout"),
+    (lambda: primo.restart_delay(1.0, 0.5, jitter=1.0), r"jitter must be in \[0, 1\).*got 1.0"),
+    (lambda: primo.timeout_deadline(1.0, 0.0), "timeout"),
+    (lambda: primo.mean_gap(0.01, 0.0), "gap"),
+    (lambda: primo.mean_gap(0.01, 0.01, gain=0.0), "gain must be in"),
+])
+def test_primo_restart_timeout_and_gap_bad_input(call, match):
+    from ctlcc.errors import ParameterError
+
+    with pytest.raises(ParameterError, match=match):
+        call()

@@ -84,6 +84,13 @@ def build(name, proto, loss):
         if isinstance(spec, str):
             return S.preset(name, protocol="stpd", **kw)
         return S.preset(name, protocol=spec, **kw)
+    if proto == "primo":
+        try:
+            from ctlcc.sim.senders import Primo
+        except ImportError:
+            return S.preset(name, protocol=proto, **kw)
+        # the literal time-out and fixed restart timer (Primo's default before issue 12)
+        return S.preset(name, protocol=Primo.legacy(), **kw)
     if proto == "vegas":
         try:
             from ctlcc.sim.senders import Vegas

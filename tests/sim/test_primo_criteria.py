@@ -125,6 +125,9 @@ def test_mapping_interface_and_unknown_criterion():
     assert c["occupancy"] == c.occupancy
     with pytest.raises(KeyError, match="'sending_stability', 'reception_stability'"):
         c["fairnes"]
+    # also a ValueError (ParameterError) whose message names the value received
+    with pytest.raises(ParameterError, match="criterion must be one of .*got 'fairnes'"):
+        c["fairnes"]
 
 
 @pytest.mark.parametrize("kwargs, match", [

@@ -53,6 +53,7 @@ def on_start(now, f, ctx, rng):
     elif proto == STPD:
         stpd.on_start(now, f, ctx)
     elif proto == PRIMO:
+        primo.draw(f, ctx, rng)
         primo.on_start(now, f, ctx)
     elif proto == CBR or proto == POISSON:
         open_loop.send_one(now, f, proto == POISSON, ctx, rng)
@@ -129,7 +130,7 @@ def on_ack(now, p, ctx):
 
 
 @_inline
-def on_rto(now, f, ctx):
+def on_rto(now, f, ctx, rng):
     proto = ctx.fi[f, I_PROTO]
     if proto == RENO or proto == NEWRENO or proto == TAHOE:
         window.on_rto(now, f, ctx)
@@ -138,6 +139,7 @@ def on_rto(now, f, ctx):
     elif proto == STPD:
         stpd.on_rto(now, f, ctx)
     elif proto == PRIMO:
+        primo.draw(f, ctx, rng)
         primo.on_rto(now, f, ctx)
     elif proto == IFTP:
         iftp.on_rto(now, f, ctx)
@@ -250,7 +252,7 @@ def run_kernel(until, ctx, rng):
             fi[a, I_RTO_PENDING] = 0
             if ff[a, F_RTO_DEADLINE] == np.inf or fi[a, I_ACTIVE] == 0:
                 continue
-            on_rto(now, a, ctx)
+            on_rto(now, a, ctx, rng)
         elif kind == EV_DEFER:
             if on_defer(now, a, b, ctx):
                 meta[M_PENDING] = a + 1
