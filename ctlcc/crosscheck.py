@@ -36,7 +36,7 @@ Claims checked (function, source):
 * :func:`iftp_nonideal_bound` - eq. (26)'s bound vs a simulated IFTP flow
   under random loss;
 * :func:`iftp_tcp_friendliness` - one IFTP and one Reno flow sharing a
-  bottleneck (the paper's §6.1 friendliness claim).
+  bottleneck (the paper's §6.1 friendliness claim);
 * :func:`cbraa_loss_threshold` - CBRAA's equilibrium loss vs Loss_th,
   eq. (4) (Ait-Hellal, Yamamoto & Leduc 1999);
 * :func:`cbraa_mathis_rate` - CBRAA's rate vs eq. (2) at its measured
@@ -44,7 +44,7 @@ Claims checked (function, source):
 * :func:`cbraa_smoothness` - CBRAA's rate varies less than TCP-Friend's;
 * :func:`tfrc_equation_rate` - TFRC's rate vs the RFC 5348 equation at
   its measured loss-event rate and RTT;
-* :func:`tfrc_newreno_share` - TFRC beside NewReno (TCP-friendliness).
+* :func:`tfrc_newreno_share` - TFRC beside NewReno (TCP-friendliness);
 * :func:`sttp_burst_bound` - STTP's token-bucket bound ``sigma + rho S``
   (Wade, Kara & Dew (2000), §III-B) vs the largest bursts its sender lets out;
 * :func:`sttp_packet_pair` - the packet-pair estimate (§III-A) vs the true
@@ -820,39 +820,6 @@ def iftp_ideal_bandwidth(N=(8, 32, 64, 512, 1024, 5000), Ws=32, Wmax=50):
         File sizes, >= 1 (default: the paper's Figure 3 cases). [packets]
     Ws, Wmax : int
         ssthresh (a power of two) and the receiver window. [packets]
-# --- STTP: token bucket, packet pair, alpha:beta scaling --------------------------------
-
-def sttp_burst_bound(n=4, duration=30.0, windows=(0.0, 0.05, 0.5, 2.0), sample_interval=0.01,
-                     clocks=("ack", "timer")):
-    """STTP's token bucket bounds its bursts: at most ``sigma + rho S`` in any time S.
-
-    Scenario: Experiment 1's Fig. 3 dumbbell with *n* STTP sources started
-    4 s apart (:func:`ctlcc.sim.scenarios.sttp_experiment1`).  Prediction
-    (:func:`ctlcc.bounds.tokenbucket.max_burst_size`): ``S = 0``: the most
-    segments released at one instant is at most the bucket depth sigma the
-    sender held then (measured in the loop); ``S > 0``: segments sent in
-    any window of length S at most ``sigma_max + rho_max S`` with the
-    largest sigma and rho of the run (sigma = rho x 1 s: both start at the
-    probed rate and scale alike), the sent counts read every
-    *sample_interval*.  The bound is one-sided: a point passes when
-    measured <= predicted (the tolerance column shows 0).
-
-    With ``clock="ack"`` (the paper's experiments) tokens arrive with the
-    ACKs, at the bottleneck's rate whatever rho says, so the envelope
-    ``rho S`` need not hold once rho has been scaled below the ACK rate;
-    ``clock="timer"`` (§V-B) feeds tokens at rho.
-
-    Parameters
-    ----------
-    n : int
-        Sources, in 1..50. [1]
-    duration : float
-        [s]
-    windows : sequence of float
-        Window lengths S, >= 0. [s]
-    sample_interval : float
-        Period of the sent-count samples, > 0. [s]
-    clocks : sequence of {"ack", "timer"}
 
     Returns
     -------
@@ -929,6 +896,153 @@ def iftp_nonideal_bound(probabilities=(3e-3, 1e-2, 3e-2), duration=120.0, warmup
     Verdict: one-sided, measured <= bound x 1.05 (5 %: the seed spread of
     a rate over ~100 loss events).  The note gives the ratio to eq. (25)'s
     exact mean window too.
+
+    Parameters
+    ----------
+    probabilities : sequence of float
+        Packet-error probabilities, in (0, 1). [1]
+    duration, warmup : float
+        [s]
+    seeds : sequence of int
+    pacings : sequence of {"figure1", "continuous"}
+        Readings of Transmit_Window (:class:`~ctlcc.sim.senders.Iftp`), one
+        point per probability each.
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: send rate [packets/s].
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), §5.2, eqs. (21)-(26).
+    """
+    from .sim.senders import Iftp
+    from .sim.senders.iftp import PACINGS
+
+    from dataclasses import replace
+
+    probabilities = _check_probabilities(probabilities)
+    duration = _check_duration(duration)
+    warmup = _check_warmup(warmup, duration)
+    seeds = _check_seeds(seeds)
+    pacings = check_sequence("pacings", pacings, lambda name, x: check_choice(name, x, PACINGS),
+                             max_length=len(PACINGS))
+    predicted, exact, samples, losses, timeouts, labels = [], [], [], [], [], []
+    for p, pacing in ((p, pacing) for pacing in pacings for p in probabilities):
+        labels.append(f"p={p:g}, pacing={pacing!r}")
+        scenario = scenarios.single_bottleneck(100e6, 1e-3, 10e6, 20e-3, 200, p,
+                                               Iftp(pacing=pacing))
+        R = _path_rtt(scenario)
+        predicted.append(float(iftp_bounds.nonideal_bandwidth(p, 1.0, R, published=True)))
+        exact.append(float(iftp_bounds.nonideal_bandwidth(p, 1.0, R)))
+        row, react, outs = [], [], []
+        for seed in seeds:
+            result = run(scenario, duration, seed=seed, trace=True, sample_interval=0.05)
+            tr = result.traces
+            start = np.searchsorted(tr.time, warmup)
+            row.append(float((tr.sent[-1, 0] - tr.sent[start, 0]) / (tr.time[-1] - tr.time[start])))
+            react.append(result.sender_state[0]["loss_reactions"])
+            outs.append(result.sender_state[0]["timeouts"])
+        samples.append(row)
+        losses.append(float(np.mean(react)))
+        timeouts.append(float(np.mean(outs)))
+    predicted = np.array(predicted)
+    check = _verdict(
+        name="iftp_nonideal_bound",
+        claim="an IFTP flow under packet loss p sends at most sqrt(3/2) P / (R sqrt(p))",
+        source="ElAarag & Bassiouni (2002), eq. (26)",
+        quantity="send rate [packets/s]",
+        labels=tuple(labels),
+        predicted=predicted, samples=np.array(samples), tolerance=0.05 * predicted,
+        tolerance_reason="one-sided: measured <= bound + 5 % (seed spread over ~100 loss "
+                         "events)",
+        parameters={"duration": duration, "warmup": warmup, "seeds": tuple(seeds),
+                    "pacings": tuple(pacings)})
+    within = check.measured <= predicted + check.tolerance
+    mean = check.measured
+    note = ("measured / eq. (26): " + ", ".join(f"{m / q:.2f}" for m, q in zip(mean, predicted))
+            + "; / eq. (25) exact mean window: "
+            + ", ".join(f"{m / q:.2f}" for m, q in zip(mean, exact))
+            + "; loss reactions / timeouts per run: "
+            + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in zip(losses, timeouts))
+            + ". pacing='figure1' stays about half below the bound: its paced periods last "
+              "(2n - 1) R / n (see iftp_ideal_bandwidth); timeouts restart at n = 1")
+    return replace(check, within=within, passed=bool(np.all(within)), note=note)
+
+
+def iftp_tcp_friendliness(duration=60.0, warmup=10.0, seeds=DEFAULT_SEEDS, bottleneck_rate=1e6,
+                          pacings=("figure1", "continuous")):
+    """One IFTP and one Reno flow on one bottleneck: IFTP's share of the goodput.
+
+    Scenario: the Figure 4 network of the paper (:func:`ctlcc.sim.scenarios.iftp_fig4`:
+    1000-byte packets, 40-byte ACKs, 11 ms one way, 50-packet drop-tail
+    buffer) with one Reno (Wmax 50) and one IFTP flow (the paper's
+    defaults); the flows start at times drawn uniformly in [0, 0.5] s from
+    the seed (the run has no other randomness).  Measured: IFTP's fraction
+    of the two flows' delivered packets over ``[warmup, duration]``.
+    Prediction: 1/2, the paper's "fair almost equal share" (§6.1).
+
+    Tolerance: 0.1 (share in [0.4, 0.6], a goodput ratio within 1.5): the
+    paper's own Figure 6 / Table I show the two protocols a few percent
+    apart, and FCFS drop-tail sharing of two flows moves by about 5 % with
+    the phase of their losses.
+
+    Parameters
+    ----------
+    duration, warmup : float
+        [s]
+    seeds : sequence of int
+    bottleneck_rate : float
+        [bit/s]
+    pacings : sequence of {"figure1", "continuous"}
+        Readings of Transmit_Window, one point each.
+
+    Returns
+    -------
+    CrossCheck
+
+    References
+    ----------
+    ElAarag & Bassiouni (2002), §6.1, Figure 6.
+    """
+    from .sim.senders import Iftp
+    from .sim.senders.iftp import PACINGS
+
+    duration = _check_duration(duration)
+    warmup = _check_warmup(warmup, duration)
+    seeds = _check_seeds(seeds)
+    pacings = check_sequence("pacings", pacings, lambda name, x: check_choice(name, x, PACINGS),
+                             max_length=len(PACINGS))
+    shares = []
+    for pacing in pacings:
+        row = []
+        for seed in seeds:
+            starts = np.random.default_rng(seed).uniform(0.0, 0.5, 2)
+            scenario = scenarios.iftp_fig4(("reno", Iftp(pacing=pacing)),
+                                           bottleneck_rate=bottleneck_rate, start=tuple(starts))
+            result = run(scenario, duration, sample_interval=0.05)
+            tr = result.samples
+            start = np.searchsorted(tr.time, warmup)
+            got = tr.delivered[-1] - tr.delivered[start]
+            row.append(float(got[1] / got.sum()))
+        shares.append(row)
+    return _verdict(
+        name="iftp_tcp_friendliness",
+        claim="IFTP and TCP Reno share one FCFS drop-tail bottleneck almost equally",
+        source="ElAarag & Bassiouni (2002), §6.1, Figure 6",
+        quantity="IFTP share of the delivered packets [1]",
+        labels=tuple(f"B={bottleneck_rate / 1e6:g} Mb/s, pacing={p!r}" for p in pacings),
+        predicted=np.full(len(pacings), 0.5),
+        samples=np.array(shares), tolerance=np.full(len(pacings), 0.1),
+        tolerance_reason="0.1: the paper's Figure 6 / Table I put the two a few percent apart; "
+                         "two-flow drop-tail sharing moves ~5 % with the loss phase",
+        parameters={"duration": duration, "warmup": warmup, "seeds": tuple(seeds),
+                    "bottleneck_rate": bottleneck_rate, "pacings": tuple(pacings)},
+        note="IFTP share per seed: " + "; ".join(
+            f"{p}: " + ", ".join(f"{x:.2f}" for x in row) for p, row in zip(pacings, shares)))
+
+
 # --- claims 6-8: CBRAA and TCP-Friend ------------------------------------------------------
 
 def cbraa_loss_threshold(probabilities=(2e-3, 5e-3, 1e-2), duration=400.0, warmup=150.0,
@@ -953,17 +1067,260 @@ def cbraa_loss_threshold(probabilities=(2e-3, 5e-3, 1e-2), duration=400.0, warmu
     Parameters
     ----------
     probabilities : sequence of float
-        Packet-error probabilities, in (0, 1). [1]
-    duration, warmup : float
-        [s]
-    seeds : sequence of int
-    pacings : sequence of {"figure1", "continuous"}
-        Readings of Transmit_Window (:class:`~ctlcc.sim.senders.Iftp`), one
-        point per probability each.
         Loss probabilities, in (0, 1). [1]
     duration, warmup : float
         [s]
     seeds : sequence of int
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: loss ratio [1].
+
+    References
+    ----------
+    Ait-Hellal, Yamamoto & Leduc (1999), §3.1 eq. (4), §3.2 Figure 1.
+    """
+    runs = _rate_runs("cbraa", _check_probabilities(probabilities), _check_duration(duration),
+                      warmup, _check_seeds(seeds))
+    from .bounds.cbraa import loss_th
+
+    predicted = np.array([float(np.mean([loss_th(r, t) for r, t in zip(rates, rtts)]))
+                          for rates, rtts in zip(runs["rate"], runs["rtt"])])
+    return _verdict(
+        name="cbraa_loss_threshold",
+        claim="at its equilibrium CBRAA measures the loss of an ideal Reno at its rate, "
+              "Loss_th = 1/(Rate Cycle) (eq. 4), within Figure 1's hold band [b, a] Loss_th",
+        source="Ait-Hellal, Yamamoto & Leduc (1999), eq. (4) and Figure 1",
+        quantity="loss ratio [1]", labels=tuple(f"p={p:g}" for p in runs["p"]),
+        predicted=predicted, samples=runs["loss"], tolerance=0.5 * predicted,
+        tolerance_reason="0.5 Loss_th: the hold band [0.5, 1.5] Loss_th of Figure 1 "
+                         "(a = 1.5, b = 0.5), inside which the rate is not changed",
+        parameters=runs["parameters"],
+        note="mean rate [packets/s]: " + ", ".join(f"{np.mean(r):.1f}" for r in runs["rate"]))
+
+
+def cbraa_mathis_rate(probabilities=(2e-3, 5e-3, 1e-2), duration=400.0, warmup=150.0,
+                      seeds=DEFAULT_SEEDS):
+    """CBRAA's mean rate vs eq. (2) (Mathis, C = 1.2701) at its measured loss and RTT.
+
+    Same runs as :func:`cbraa_loss_threshold`.  Predicted:
+    ``mathis_rate(loss, rtt, C="cbraa")`` at the loss ratio and mean RTT
+    the flow measured; measured: its mean send rate after *warmup*.
+
+    Tolerance: a third of the prediction.  Figure 1 holds any rate whose
+    Loss_th is within ``[loss/a, loss/b]``; with eq. (4) ``Loss_th = C^2/(W^2 +
+    1.55 W)`` (W = rate x srtt) and eq. (2) ``W = C/sqrt(loss)``, the hold
+    band is the rate band ``[sqrt(b), sqrt(a)] = [0.71, 1.22]`` x eq. (2),
+    shifted down by about ``0.775/W`` (under 4 % at W >= 20): the larger
+    side, 0.29 + 0.04.
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: send rate [packets/s].
+
+    References
+    ----------
+    Ait-Hellal, Yamamoto & Leduc (1999), §2 eqs. (1)-(2), Figure 1.
+    """
+    runs = _rate_runs("cbraa", _check_probabilities(probabilities), _check_duration(duration),
+                      warmup, _check_seeds(seeds))
+    predicted = np.array([float(np.mean([mathis_rate(lo, t, C="cbraa")
+                                         for lo, t in zip(loss, rtts)]))
+                          for loss, rtts in zip(runs["loss"], runs["rtt"])])
+    return _verdict(
+        name="cbraa_mathis_rate",
+        claim="CBRAA's long-run rate is the TCP-friendly rate of eq. (2) at the loss and RTT "
+              "it measures",
+        source="Ait-Hellal, Yamamoto & Leduc (1999), eq. (2) (Mathis et al. 1997, C = 1.2701)",
+        quantity="send rate [packets/s]", labels=tuple(f"p={p:g}" for p in runs["p"]),
+        predicted=predicted, samples=runs["rate"], tolerance=predicted / 3,
+        tolerance_reason="1/3: Figure 1's hold band [b, a] Loss_th is the rate band "
+                         "[sqrt(b), sqrt(a)] = [0.71, 1.22] x eq. (2), shifted down by "
+                         "0.775/W (< 4 %); the larger side",
+        parameters=runs["parameters"],
+        note="measured loss ratio: " + ", ".join(f"{np.mean(x):.4g}" for x in runs["loss"]))
+
+
+def cbraa_smoothness(probabilities=(2e-3, 1e-2), duration=400.0, warmup=150.0,
+                     seeds=DEFAULT_SEEDS):
+    """CBRAA's rate is smoother than TCP-Friend's (coefficient of variation).
+
+    Runs of :func:`cbraa_loss_threshold` and the same with TCP-Friend; the
+    coefficient of variation (std/mean) of the sending rate sampled each
+    second after *warmup*, per seed; compared: CV(CBRAA)/CV(TCP-Friend).
+    The paper's claim (§1, §4.1) is an inequality: the ratio is below 1.
+    Encoded as predicted 0, tolerance 1: within iff the ratio is in
+    [0, 1].
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: CV ratio [1].
+
+    References
+    ----------
+    Ait-Hellal, Yamamoto & Leduc (1999), Abstract, §4.1 (Figure 3).
+    """
+    probabilities = _check_probabilities(probabilities)
+    duration, seeds = _check_duration(duration), _check_seeds(seeds)
+    cb = _rate_runs("cbraa", probabilities, duration, warmup, seeds)
+    fr = _rate_runs("tcpfriend", probabilities, duration, warmup, seeds)
+    ratio = np.asarray(cb["cv"]) / np.asarray(fr["cv"])
+    return _verdict(
+        name="cbraa_smoothness",
+        claim="CBRAA's sending rate varies less than TCP-Friend's (plain eq. (2)) under the "
+              "same random loss",
+        source="Ait-Hellal, Yamamoto & Leduc (1999), Abstract and §4.1",
+        quantity="CV(CBRAA) / CV(TCP-Friend) [1]", labels=tuple(f"p={p:g}" for p in cb["p"]),
+        predicted=np.zeros(len(probabilities)), samples=ratio,
+        tolerance=np.ones(len(probabilities)),
+        tolerance_reason="the claim is the inequality ratio < 1 (predicted 0, tolerance 1)",
+        parameters=dict(cb["parameters"], compared="tcpfriend"),
+        note="CV CBRAA / TCP-Friend: " + "; ".join(
+            f"{np.mean(a):.3f} / {np.mean(b):.3f}" for a, b in zip(cb["cv"], fr["cv"])))
+
+
+# --- claims 9-10: TFRC ---------------------------------------------------------------------
+
+def tfrc_equation_rate(probabilities=(2e-3, 5e-3, 1e-2, 3e-2), duration=200.0, warmup=50.0,
+                       seeds=DEFAULT_SEEDS):
+    """TFRC's rate vs the RFC 5348 equation at the loss-event rate and RTT it measured.
+
+    Scenario of :func:`cbraa_loss_threshold` with a TFRC flow.  Predicted:
+    :func:`ctlcc.bounds.tfrc_rate` (t_RTO = 4 R, b = 1) at the mean RTT of
+    its feedback and the loss-event rate after *warmup*: losses (from the
+    drop log) grouped into events, a loss more than one mean RTT after the
+    first loss of the current event starting a new one (§5.2), divided by
+    the packets sent.  Measured: the mean send rate after *warmup*.
+
+    Tolerance: 20 %.  The sender follows the equation at its receiver's
+    *estimate* of p, an average over 8 loss intervals whose spread is about
+    25-35 % under random loss; X is convex in p, so the mean rate exceeds
+    the rate at the mean p (Jensen), by a few to 10 % at these spreads;
+    and the rate is capped at twice the receive rate.
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: send rate [packets/s].
+
+    References
+    ----------
+    RFC 5348 §3.1, §4.3, §5.
+    """
+    from .bounds import tfrc_rate
+
+    runs = _rate_runs("tfrc", _check_probabilities(probabilities), _check_duration(duration),
+                      warmup, _check_seeds(seeds))
+    predicted = np.array([float(np.mean([tfrc_rate(pe, t) for pe, t in zip(pev, rtts)]))
+                          for pev, rtts in zip(runs["event_rate"], runs["rtt"])])
+    return _verdict(
+        name="tfrc_equation_rate",
+        claim="TFRC sends at the RFC 5348 throughput equation's rate for the loss-event rate "
+              "and RTT it measures",
+        source="RFC 5348 §3.1 (ctlcc.bounds.tfrc_rate)",
+        quantity="send rate [packets/s]", labels=tuple(f"p={p:g}" for p in runs["p"]),
+        predicted=predicted, samples=runs["rate"], tolerance=0.2 * predicted,
+        tolerance_reason="20 %: the rate follows an 8-interval estimate of p (spread 25-35 %), "
+                         "X convex in p (Jensen), rate capped at 2 X_recv",
+        parameters=runs["parameters"],
+        note="loss-event rate: " + ", ".join(f"{np.mean(x):.4g}" for x in runs["event_rate"]))
+
+
+def tfrc_newreno_share(presets=("cbraa_fig2", "sttp_fig3"), duration=200.0, warmup=50.0):
+    """One TFRC and one NewReno flow on a drop-tail bottleneck: TFRC's share.
+
+    TCP-friendliness (RFC 5348 §1: "reasonably fair when competing for
+    bandwidth with TCP flows"): TFRC's goodput over the pair's after
+    *warmup*.  Predicted 1/2; tolerance 1/6, i.e. a throughput ratio
+    within [1/2, 2]: ctlcc's reading of "reasonably fair" (the RFC gives
+    no number; a factor of two is the spread of TCP flows among
+    themselves on drop-tail links that Floyd et al. 2000 show).
+    Deterministic runs (no random loss model), one seed.
+
+    Parameters
+    ----------
+    presets : sequence of str
+        Scenarios (:func:`ctlcc.sim.scenarios.preset`, two flows).
+    duration, warmup : float
+        [s]
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: TFRC share [1].
+
+    References
+    ----------
+    RFC 5348 §1; S. Floyd, M. Handley, J. Padhye, J. Widmer,
+    "Equation-based congestion control for unicast applications",
+    SIGCOMM 2000.
+    """
+    presets = check_sequence("presets", presets, _check_preset, max_length=MAX_POINTS)
+    duration = _check_duration(duration)
+    warmup = _check_warmup(warmup, duration)
+    shares, notes = [], []
+    for name in presets:
+        scenario = scenarios.preset(name, protocol=["tfrc", "newreno"], n=2)
+        result = run(scenario, duration, trace=True, sample_interval=0.5)
+        tr = result.traces
+        start = np.searchsorted(tr.time, warmup)
+        got = (tr.delivered[-1] - tr.delivered[start]).astype(float)
+        shares.append([got[0] / max(got.sum(), 1.0)])
+        notes.append(f"{name}: TFRC {got[0]:.0f}, NewReno {got[1]:.0f} packets")
+    return _verdict(
+        name="tfrc_newreno_share",
+        claim="a TFRC flow and a NewReno flow share a drop-tail bottleneck within a factor "
+              "of two",
+        source="RFC 5348 §1 (TCP-friendliness)",
+        quantity="TFRC share of the pair's goodput [1]", labels=tuple(presets),
+        predicted=np.full(len(presets), 0.5), samples=np.array(shares),
+        tolerance=np.full(len(presets), 1 / 6),
+        tolerance_reason="1/6: a goodput ratio within [1/2, 2] (ctlcc's reading of 'reasonably "
+                         "fair'; RFC 5348 gives no number)",
+        parameters={"presets": tuple(presets), "duration": duration, "warmup": warmup},
+        note="; ".join(notes))
+
+
+# --- STTP: token bucket, packet pair, alpha:beta scaling --------------------------------
+
+def sttp_burst_bound(n=4, duration=30.0, windows=(0.0, 0.05, 0.5, 2.0), sample_interval=0.01,
+                     clocks=("ack", "timer")):
+    """STTP's token bucket bounds its bursts: at most ``sigma + rho S`` in any time S.
+
+    Scenario: Experiment 1's Fig. 3 dumbbell with *n* STTP sources started
+    4 s apart (:func:`ctlcc.sim.scenarios.sttp_experiment1`).  Prediction
+    (:func:`ctlcc.bounds.tokenbucket.max_burst_size`): ``S = 0``: the most
+    segments released at one instant is at most the bucket depth sigma the
+    sender held then (measured in the loop); ``S > 0``: segments sent in
+    any window of length S at most ``sigma_max + rho_max S`` with the
+    largest sigma and rho of the run (sigma = rho x 1 s: both start at the
+    probed rate and scale alike), the sent counts read every
+    *sample_interval*.  The bound is one-sided: a point passes when
+    measured <= predicted (the tolerance column shows 0).
+
+    With ``clock="ack"`` (the paper's experiments) tokens arrive with the
+    ACKs, at the bottleneck's rate whatever rho says, so the envelope
+    ``rho S`` need not hold once rho has been scaled below the ACK rate;
+    ``clock="timer"`` (§V-B) feeds tokens at rho.
+
+    Parameters
+    ----------
+    n : int
+        Sources, in 1..50. [1]
+    duration : float
+        [s]
+    windows : sequence of float
+        Window lengths S, >= 0. [s]
+    sample_interval : float
+        Period of the sent-count samples, > 0. [s]
+    clocks : sequence of {"ack", "timer"}
+
+    Returns
+    -------
+    CrossCheck
         Per clock and window: predicted bound and largest count. [packets]
 
     References
@@ -1112,335 +1469,6 @@ def sttp_rtt_scaling(configs=("STTP 9:1", "STTP 5:5", "STTP 1:9"), duration=60.0
     Returns
     -------
     CrossCheck
-        ``quantity``: loss ratio [1].
-
-    References
-    ----------
-    Ait-Hellal, Yamamoto & Leduc (1999), §3.1 eq. (4), §3.2 Figure 1.
-    """
-    runs = _rate_runs("cbraa", _check_probabilities(probabilities), _check_duration(duration),
-                      warmup, _check_seeds(seeds))
-    from .bounds.cbraa import loss_th
-
-    predicted = np.array([float(np.mean([loss_th(r, t) for r, t in zip(rates, rtts)]))
-                          for rates, rtts in zip(runs["rate"], runs["rtt"])])
-    return _verdict(
-        name="cbraa_loss_threshold",
-        claim="at its equilibrium CBRAA measures the loss of an ideal Reno at its rate, "
-              "Loss_th = 1/(Rate Cycle) (eq. 4), within Figure 1's hold band [b, a] Loss_th",
-        source="Ait-Hellal, Yamamoto & Leduc (1999), eq. (4) and Figure 1",
-        quantity="loss ratio [1]", labels=tuple(f"p={p:g}" for p in runs["p"]),
-        predicted=predicted, samples=runs["loss"], tolerance=0.5 * predicted,
-        tolerance_reason="0.5 Loss_th: the hold band [0.5, 1.5] Loss_th of Figure 1 "
-                         "(a = 1.5, b = 0.5), inside which the rate is not changed",
-        parameters=runs["parameters"],
-        note="mean rate [packets/s]: " + ", ".join(f"{np.mean(r):.1f}" for r in runs["rate"]))
-
-
-def cbraa_mathis_rate(probabilities=(2e-3, 5e-3, 1e-2), duration=400.0, warmup=150.0,
-                      seeds=DEFAULT_SEEDS):
-    """CBRAA's mean rate vs eq. (2) (Mathis, C = 1.2701) at its measured loss and RTT.
-
-    Same runs as :func:`cbraa_loss_threshold`.  Predicted:
-    ``mathis_rate(loss, rtt, C="cbraa")`` at the loss ratio and mean RTT
-    the flow measured; measured: its mean send rate after *warmup*.
-
-    Tolerance: a third of the prediction.  Figure 1 holds any rate whose
-    Loss_th is within ``[loss/a, loss/b]``; with eq. (4) ``Loss_th = C^2/(W^2 +
-    1.55 W)`` (W = rate x srtt) and eq. (2) ``W = C/sqrt(loss)``, the hold
-    band is the rate band ``[sqrt(b), sqrt(a)] = [0.71, 1.22]`` x eq. (2),
-    shifted down by about ``0.775/W`` (under 4 % at W >= 20): the larger
-    side, 0.29 + 0.04.
-
-    Returns
-    -------
-    CrossCheck
-        ``quantity``: send rate [packets/s].
-
-    References
-    ----------
-    ElAarag & Bassiouni (2002), §5.2, eqs. (21)-(26).
-    """
-    from .sim.senders import Iftp
-    from .sim.senders.iftp import PACINGS
-
-    from dataclasses import replace
-
-    probabilities = _check_probabilities(probabilities)
-    duration = _check_duration(duration)
-    warmup = _check_warmup(warmup, duration)
-    seeds = _check_seeds(seeds)
-    pacings = check_sequence("pacings", pacings, lambda name, x: check_choice(name, x, PACINGS),
-                             max_length=len(PACINGS))
-    predicted, exact, samples, losses, timeouts, labels = [], [], [], [], [], []
-    for p, pacing in ((p, pacing) for pacing in pacings for p in probabilities):
-        labels.append(f"p={p:g}, pacing={pacing!r}")
-        scenario = scenarios.single_bottleneck(100e6, 1e-3, 10e6, 20e-3, 200, p,
-                                               Iftp(pacing=pacing))
-        R = _path_rtt(scenario)
-        predicted.append(float(iftp_bounds.nonideal_bandwidth(p, 1.0, R, published=True)))
-        exact.append(float(iftp_bounds.nonideal_bandwidth(p, 1.0, R)))
-        row, react, outs = [], [], []
-        for seed in seeds:
-            result = run(scenario, duration, seed=seed, trace=True, sample_interval=0.05)
-            tr = result.traces
-            start = np.searchsorted(tr.time, warmup)
-            row.append(float((tr.sent[-1, 0] - tr.sent[start, 0]) / (tr.time[-1] - tr.time[start])))
-            react.append(result.sender_state[0]["loss_reactions"])
-            outs.append(result.sender_state[0]["timeouts"])
-        samples.append(row)
-        losses.append(float(np.mean(react)))
-        timeouts.append(float(np.mean(outs)))
-    predicted = np.array(predicted)
-    check = _verdict(
-        name="iftp_nonideal_bound",
-        claim="an IFTP flow under packet loss p sends at most sqrt(3/2) P / (R sqrt(p))",
-        source="ElAarag & Bassiouni (2002), eq. (26)",
-        quantity="send rate [packets/s]",
-        labels=tuple(labels),
-        predicted=predicted, samples=np.array(samples), tolerance=0.05 * predicted,
-        tolerance_reason="one-sided: measured <= bound + 5 % (seed spread over ~100 loss "
-                         "events)",
-        parameters={"duration": duration, "warmup": warmup, "seeds": tuple(seeds),
-                    "pacings": tuple(pacings)})
-    within = check.measured <= predicted + check.tolerance
-    mean = check.measured
-    note = ("measured / eq. (26): " + ", ".join(f"{m / q:.2f}" for m, q in zip(mean, predicted))
-            + "; / eq. (25) exact mean window: "
-            + ", ".join(f"{m / q:.2f}" for m, q in zip(mean, exact))
-            + "; loss reactions / timeouts per run: "
-            + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in zip(losses, timeouts))
-            + ". pacing='figure1' stays about half below the bound: its paced periods last "
-              "(2n - 1) R / n (see iftp_ideal_bandwidth); timeouts restart at n = 1")
-    return replace(check, within=within, passed=bool(np.all(within)), note=note)
-
-
-def iftp_tcp_friendliness(duration=60.0, warmup=10.0, seeds=DEFAULT_SEEDS, bottleneck_rate=1e6,
-                          pacings=("figure1", "continuous")):
-    """One IFTP and one Reno flow on one bottleneck: IFTP's share of the goodput.
-
-    Scenario: the Figure 4 network of the paper (:func:`ctlcc.sim.scenarios.iftp_fig4`:
-    1000-byte packets, 40-byte ACKs, 11 ms one way, 50-packet drop-tail
-    buffer) with one Reno (Wmax 50) and one IFTP flow (the paper's
-    defaults); the flows start at times drawn uniformly in [0, 0.5] s from
-    the seed (the run has no other randomness).  Measured: IFTP's fraction
-    of the two flows' delivered packets over ``[warmup, duration]``.
-    Prediction: 1/2, the paper's "fair almost equal share" (§6.1).
-
-    Tolerance: 0.1 (share in [0.4, 0.6], a goodput ratio within 1.5): the
-    paper's own Figure 6 / Table I show the two protocols a few percent
-    apart, and FCFS drop-tail sharing of two flows moves by about 5 % with
-    the phase of their losses.
-
-    Parameters
-    ----------
-    duration, warmup : float
-        [s]
-    seeds : sequence of int
-    bottleneck_rate : float
-        [bit/s]
-    pacings : sequence of {"figure1", "continuous"}
-        Readings of Transmit_Window, one point each.
-    Ait-Hellal, Yamamoto & Leduc (1999), §2 eqs. (1)-(2), Figure 1.
-    """
-    runs = _rate_runs("cbraa", _check_probabilities(probabilities), _check_duration(duration),
-                      warmup, _check_seeds(seeds))
-    predicted = np.array([float(np.mean([mathis_rate(lo, t, C="cbraa")
-                                         for lo, t in zip(loss, rtts)]))
-                          for loss, rtts in zip(runs["loss"], runs["rtt"])])
-    return _verdict(
-        name="cbraa_mathis_rate",
-        claim="CBRAA's long-run rate is the TCP-friendly rate of eq. (2) at the loss and RTT "
-              "it measures",
-        source="Ait-Hellal, Yamamoto & Leduc (1999), eq. (2) (Mathis et al. 1997, C = 1.2701)",
-        quantity="send rate [packets/s]", labels=tuple(f"p={p:g}" for p in runs["p"]),
-        predicted=predicted, samples=runs["rate"], tolerance=predicted / 3,
-        tolerance_reason="1/3: Figure 1's hold band [b, a] Loss_th is the rate band "
-                         "[sqrt(b), sqrt(a)] = [0.71, 1.22] x eq. (2), shifted down by "
-                         "0.775/W (< 4 %); the larger side",
-        parameters=runs["parameters"],
-        note="measured loss ratio: " + ", ".join(f"{np.mean(x):.4g}" for x in runs["loss"]))
-
-
-def cbraa_smoothness(probabilities=(2e-3, 1e-2), duration=400.0, warmup=150.0,
-                     seeds=DEFAULT_SEEDS):
-    """CBRAA's rate is smoother than TCP-Friend's (coefficient of variation).
-
-    Runs of :func:`cbraa_loss_threshold` and the same with TCP-Friend; the
-    coefficient of variation (std/mean) of the sending rate sampled each
-    second after *warmup*, per seed; compared: CV(CBRAA)/CV(TCP-Friend).
-    The paper's claim (§1, §4.1) is an inequality: the ratio is below 1.
-    Encoded as predicted 0, tolerance 1: within iff the ratio is in
-    [0, 1].
-
-    Returns
-    -------
-    CrossCheck
-
-    References
-    ----------
-    ElAarag & Bassiouni (2002), §6.1, Figure 6.
-    """
-    from .sim.senders import Iftp
-    from .sim.senders.iftp import PACINGS
-
-    duration = _check_duration(duration)
-    warmup = _check_warmup(warmup, duration)
-    seeds = _check_seeds(seeds)
-    pacings = check_sequence("pacings", pacings, lambda name, x: check_choice(name, x, PACINGS),
-                             max_length=len(PACINGS))
-    shares = []
-    for pacing in pacings:
-        row = []
-        for seed in seeds:
-            starts = np.random.default_rng(seed).uniform(0.0, 0.5, 2)
-            scenario = scenarios.iftp_fig4(("reno", Iftp(pacing=pacing)),
-                                           bottleneck_rate=bottleneck_rate, start=tuple(starts))
-            result = run(scenario, duration, sample_interval=0.05)
-            tr = result.samples
-            start = np.searchsorted(tr.time, warmup)
-            got = tr.delivered[-1] - tr.delivered[start]
-            row.append(float(got[1] / got.sum()))
-        shares.append(row)
-    return _verdict(
-        name="iftp_tcp_friendliness",
-        claim="IFTP and TCP Reno share one FCFS drop-tail bottleneck almost equally",
-        source="ElAarag & Bassiouni (2002), §6.1, Figure 6",
-        quantity="IFTP share of the delivered packets [1]",
-        labels=tuple(f"B={bottleneck_rate / 1e6:g} Mb/s, pacing={p!r}" for p in pacings),
-        predicted=np.full(len(pacings), 0.5),
-        samples=np.array(shares), tolerance=np.full(len(pacings), 0.1),
-        tolerance_reason="0.1: the paper's Figure 6 / Table I put the two a few percent apart; "
-                         "two-flow drop-tail sharing moves ~5 % with the loss phase",
-        parameters={"duration": duration, "warmup": warmup, "seeds": tuple(seeds),
-                    "bottleneck_rate": bottleneck_rate, "pacings": tuple(pacings)},
-        note="IFTP share per seed: " + "; ".join(
-            f"{p}: " + ", ".join(f"{x:.2f}" for x in row) for p, row in zip(pacings, shares)))
-        ``quantity``: CV ratio [1].
-
-    References
-    ----------
-    Ait-Hellal, Yamamoto & Leduc (1999), Abstract, §4.1 (Figure 3).
-    """
-    probabilities = _check_probabilities(probabilities)
-    duration, seeds = _check_duration(duration), _check_seeds(seeds)
-    cb = _rate_runs("cbraa", probabilities, duration, warmup, seeds)
-    fr = _rate_runs("tcpfriend", probabilities, duration, warmup, seeds)
-    ratio = np.asarray(cb["cv"]) / np.asarray(fr["cv"])
-    return _verdict(
-        name="cbraa_smoothness",
-        claim="CBRAA's sending rate varies less than TCP-Friend's (plain eq. (2)) under the "
-              "same random loss",
-        source="Ait-Hellal, Yamamoto & Leduc (1999), Abstract and §4.1",
-        quantity="CV(CBRAA) / CV(TCP-Friend) [1]", labels=tuple(f"p={p:g}" for p in cb["p"]),
-        predicted=np.zeros(len(probabilities)), samples=ratio,
-        tolerance=np.ones(len(probabilities)),
-        tolerance_reason="the claim is the inequality ratio < 1 (predicted 0, tolerance 1)",
-        parameters=dict(cb["parameters"], compared="tcpfriend"),
-        note="CV CBRAA / TCP-Friend: " + "; ".join(
-            f"{np.mean(a):.3f} / {np.mean(b):.3f}" for a, b in zip(cb["cv"], fr["cv"])))
-
-
-# --- claims 9-10: TFRC ---------------------------------------------------------------------
-
-def tfrc_equation_rate(probabilities=(2e-3, 5e-3, 1e-2, 3e-2), duration=200.0, warmup=50.0,
-                       seeds=DEFAULT_SEEDS):
-    """TFRC's rate vs the RFC 5348 equation at the loss-event rate and RTT it measured.
-
-    Scenario of :func:`cbraa_loss_threshold` with a TFRC flow.  Predicted:
-    :func:`ctlcc.bounds.tfrc_rate` (t_RTO = 4 R, b = 1) at the mean RTT of
-    its feedback and the loss-event rate after *warmup*: losses (from the
-    drop log) grouped into events, a loss more than one mean RTT after the
-    first loss of the current event starting a new one (§5.2), divided by
-    the packets sent.  Measured: the mean send rate after *warmup*.
-
-    Tolerance: 20 %.  The sender follows the equation at its receiver's
-    *estimate* of p, an average over 8 loss intervals whose spread is about
-    25-35 % under random loss; X is convex in p, so the mean rate exceeds
-    the rate at the mean p (Jensen), by a few to 10 % at these spreads;
-    and the rate is capped at twice the receive rate.
-
-    Returns
-    -------
-    CrossCheck
-        ``quantity``: send rate [packets/s].
-
-    References
-    ----------
-    RFC 5348 §3.1, §4.3, §5.
-    """
-    from .bounds import tfrc_rate
-
-    runs = _rate_runs("tfrc", _check_probabilities(probabilities), _check_duration(duration),
-                      warmup, _check_seeds(seeds))
-    predicted = np.array([float(np.mean([tfrc_rate(pe, t) for pe, t in zip(pev, rtts)]))
-                          for pev, rtts in zip(runs["event_rate"], runs["rtt"])])
-    return _verdict(
-        name="tfrc_equation_rate",
-        claim="TFRC sends at the RFC 5348 throughput equation's rate for the loss-event rate "
-              "and RTT it measures",
-        source="RFC 5348 §3.1 (ctlcc.bounds.tfrc_rate)",
-        quantity="send rate [packets/s]", labels=tuple(f"p={p:g}" for p in runs["p"]),
-        predicted=predicted, samples=runs["rate"], tolerance=0.2 * predicted,
-        tolerance_reason="20 %: the rate follows an 8-interval estimate of p (spread 25-35 %), "
-                         "X convex in p (Jensen), rate capped at 2 X_recv",
-        parameters=runs["parameters"],
-        note="loss-event rate: " + ", ".join(f"{np.mean(x):.4g}" for x in runs["event_rate"]))
-
-
-def tfrc_newreno_share(presets=("cbraa_fig2", "sttp_fig3"), duration=200.0, warmup=50.0):
-    """One TFRC and one NewReno flow on a drop-tail bottleneck: TFRC's share.
-
-    TCP-friendliness (RFC 5348 §1: "reasonably fair when competing for
-    bandwidth with TCP flows"): TFRC's goodput over the pair's after
-    *warmup*.  Predicted 1/2; tolerance 1/6, i.e. a throughput ratio
-    within [1/2, 2]: ctlcc's reading of "reasonably fair" (the RFC gives
-    no number; a factor of two is the spread of TCP flows among
-    themselves on drop-tail links that Floyd et al. 2000 show).
-    Deterministic runs (no random loss model), one seed.
-
-    Parameters
-    ----------
-    presets : sequence of str
-        Scenarios (:func:`ctlcc.sim.scenarios.preset`, two flows).
-    duration, warmup : float
-        [s]
-
-    Returns
-    -------
-    CrossCheck
-        ``quantity``: TFRC share [1].
-
-    References
-    ----------
-    RFC 5348 §1; S. Floyd, M. Handley, J. Padhye, J. Widmer,
-    "Equation-based congestion control for unicast applications",
-    SIGCOMM 2000.
-    """
-    presets = check_sequence("presets", presets, _check_preset, max_length=MAX_POINTS)
-    duration = _check_duration(duration)
-    warmup = _check_warmup(warmup, duration)
-    shares, notes = [], []
-    for name in presets:
-        scenario = scenarios.preset(name, protocol=["tfrc", "newreno"], n=2)
-        result = run(scenario, duration, trace=True, sample_interval=0.5)
-        tr = result.traces
-        start = np.searchsorted(tr.time, warmup)
-        got = (tr.delivered[-1] - tr.delivered[start]).astype(float)
-        shares.append([got[0] / max(got.sum(), 1.0)])
-        notes.append(f"{name}: TFRC {got[0]:.0f}, NewReno {got[1]:.0f} packets")
-    return _verdict(
-        name="tfrc_newreno_share",
-        claim="a TFRC flow and a NewReno flow share a drop-tail bottleneck within a factor "
-              "of two",
-        source="RFC 5348 §1 (TCP-friendliness)",
-        quantity="TFRC share of the pair's goodput [1]", labels=tuple(presets),
-        predicted=np.full(len(presets), 0.5), samples=np.array(shares),
-        tolerance=np.full(len(presets), 1 / 6),
-        tolerance_reason="1/6: a goodput ratio within [1/2, 2] (ctlcc's reading of 'reasonably "
-                         "fair'; RFC 5348 gives no number)",
-        parameters={"presets": tuple(presets), "duration": duration, "warmup": warmup},
-        note="; ".join(notes))
         Per weighting: final sigma [packets] and scalings [1].
 
     References
