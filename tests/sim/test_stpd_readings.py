@@ -120,7 +120,7 @@ def test_bad_options_list_the_valid_ones():
 def test_default_is_self_tuning_with_the_readings_the_evidence_supports():
     # data/thesis_stpd_readings.csv (python -m ctlcc.sim.stpd_readings): the
     # fuzzy supervisor's schedule, per-round law, NewReno repair with window
-    # inflation, slow start until the backlog estimate exceeds ref.
+    # inflation, slow start until the backlog estimate exceeds ref (or a loss).
     from ctlcc.laws.stpd_fuzzy import FuzzySupervisor
 
     spec = Stpd()
@@ -128,6 +128,10 @@ def test_default_is_self_tuning_with_the_readings_the_evidence_supports():
     assert spec.gains.config.calibration == "poles"  # kp, kd average 0.033, 0.368
     assert (spec.update, spec.bdp, spec.repair, spec.inflation, spec.start) == \
         ("rtt", "round", "newreno", True, "slow_start")
+    # after a timeout: slow start up to the last round's target (best of the four
+    # after-timeout readings under either slow-start exit in the recorded sweep)
+    assert (spec.slow_start_exit, spec.after_timeout, spec.timeout_round) == \
+        ("backlog_or_loss", "round_target", "continue")
     assert S.preset("thesis_fig4_7", protocol="stpd").flows[0].sender == spec
 
 
