@@ -85,28 +85,28 @@ class Stpd(SenderSpec):
     (``python -m ctlcc.sim.stpd_readings``: 600 readings, seeds 0-2, 100 s
     runs, 1000-byte packets; all rows in data/thesis_stpd_readings.csv):
 
-    ======================================  =============  =============  ========  ========
-    reading                                 Fig. 4.8 1e-2  Fig. 4.8 1e-1  GEO       lossless
-    ======================================  =============  =============  ========  ========
-    thesis                                  0.94           0.40           +1861     (1)
-    default (fuzzy, rtt, round, newreno,    0.66 +- 0.19   0.06 +- 0.01   +866      0.93
-    inflation, slow_start, backlog_or_loss,
-    round_target)
-    same, ``after_timeout="slow_start"``    0.53 +- 0.03   0.10 +- 0.01   +866      0.58
-    (the default before; the PD law then
-    regrows from a mismeasured target)
-    same, ``after_timeout="pd"``            0.36 +- 0.11   0.02 +- 0.00   +866      0.39
-    default, ``slow_start_exit="backlog"``  0.79 +- 0.18   0.12 +- 0.03   +866      0.66
-    same, printed calibration               0.90 +- 0.04   0.13 +- 0.04   +429      0.91
-    default, printed calibration            0.86 +- 0.03   0.10 +- 0.03   +429      0.96
-    ``Stpd.legacy()`` (the former sender)   0.44 +- 0.03   0.04 +- 0.01   -7021     0.92
-    ======================================  =============  =============  ========  ========
+    =====================================  =============  =============  =====  ========
+    reading                                Fig. 4.8 1e-2  Fig. 4.8 1e-1  GEO    lossless
+    =====================================  =============  =============  =====  ========
+    thesis                                 0.94           0.40           +1861  --
+    default (see below)                    0.66 +- 0.19   0.06 +- 0.01   +866   0.93
+    ``after_timeout="slow_start"`` (1)     0.53 +- 0.03   0.10 +- 0.01   +866   0.58
+    ``after_timeout="pd"``                 0.36 +- 0.11   0.02 +- 0.00   +866   0.39
+    ``slow_start_exit="backlog"``          0.79 +- 0.18   0.12 +- 0.03   +866   0.66
+    same, printed calibration              0.90 +- 0.04   0.13 +- 0.04   +429   0.91
+    default, printed calibration           0.86 +- 0.03   0.10 +- 0.03   +429   0.96
+    ``Stpd.legacy()`` (the former sender)  0.44 +- 0.03   0.04 +- 0.01   -7021  0.92
+    =====================================  =============  =============  =====  ========
 
     (normalised goodput, mean +- std over seeds; GEO: in-order segments in
-    60 s minus Reno's 9396; lossless: Fig. 4.7's path without loss, 100 s,
-    not printed in the thesis but its Fig. 4.8 starts near full use at low
-    loss and Fig. 3.10 shows ST-PD at the link rate).  What the evidence
-    says, reading by reading:
+    60 s minus Reno's 9396; the default is fuzzy gains, update "rtt", bdp
+    "round", repair "newreno", inflation, start "slow_start", slow_start_exit
+    "backlog_or_loss", after_timeout "round_target"; (1) the default before
+    this option; lossless: Fig. 4.7's path without loss, 100 s, not printed
+    in the thesis, whose §4.4.1.1 puts ST-PD "much higher" than the TCPs at
+    every loss of Fig. 4.8, and whose Fig. 3.10 shows ST-PD at the link
+    rate; the table's other rows: the default with the option named).  What
+    the evidence says, reading by reading:
 
     * ``after_timeout="round_target"``: the timer sets the window to one
       segment (§4.2, Fig. 4.1); what follows is not printed.  Slow start
