@@ -4,7 +4,8 @@
 The thesis (§4.2, Fig. 4.1) fixes the PD law, the retransmission on the
 duplicate-ACK threshold without a window cut and the timer's fall to one
 segment; it is silent on how the sender keeps sending during a repair, how
-further holes are repaired and how it starts, and §3.4 can be read two ways
+further holes are repaired, how it starts (and what ends slow start) and what
+regrows the window after the timer, and §3.4 can be read two ways
 on when the law runs and what the supervisor's BDP is.  Each reading is an
 option of :class:`ctlcc.sim.senders.Stpd`; this module runs all their
 combinations on
@@ -137,7 +138,7 @@ def claims(row=None, seeds=None, command=None):
         A row of :func:`evaluate`.  Default: the row of the default
         :class:`~ctlcc.sim.senders.Stpd` reading in the recorded sweep
         (``data/thesis_stpd_readings.csv``, written by :func:`main`), so the
-        claims ledger reads the sweep instead of rerunning its 80 readings.
+        claims ledger reads the sweep instead of rerunning its 600 readings.
     seeds : sequence of int, optional
         Seeds of *row* (default: the CSV's ``seeds`` column).
     command : str, optional
