@@ -4,7 +4,8 @@
 The thesis (§4.2, Fig. 4.1) fixes the PD law, the retransmission on the
 duplicate-ACK threshold without a window cut and the timer's fall to one
 segment; it is silent on how the sender keeps sending during a repair, how
-further holes are repaired and how it starts, and §3.4 can be read two ways
+further holes are repaired, how it starts (and what ends slow start) and what
+regrows the window after the timer, and §3.4 can be read two ways
 on when the law runs and what the supervisor's BDP is.  Each reading is an
 option of :class:`ctlcc.sim.senders.Stpd`; this module runs all their
 combinations on
@@ -60,6 +61,8 @@ READINGS = {
     "repair": ("newreno", "dupack"),
     "inflation": (False, True),
     "start": ("pd", "slow_start"),
+    "slow_start_exit": ("backlog_or_loss", "backlog"),
+    "after_timeout": ("pd", "slow_start", "handover_target", "round_target"),
 }
 
 _RATE = 1.5e6  # the thesis' bottleneck [bit/s]
@@ -99,14 +102,21 @@ def evaluate(seeds=(0, 1, 2), duration=100.0, readings=None):
             continue  # bdp is unused with fixed gains: same as bdp="rtt_min"
         if combo["bdp"] == "round" and combo["gains"] == "fixed_printed":
             continue
+        if combo["start"] == "pd" and combo["slow_start_exit"] != "backlog_or_loss" and \
+                combo["after_timeout"] in ("pd",):
+            continue  # no slow start at all: the exit rule is unused
         spec = reading_spec(**combo)
         a = fig4_8(spec, 1e-2, seeds, duration)
         b = fig4_8(spec, 1e-1, seeds, duration)
+        c = fig4_8(spec, 1e-3, seeds, duration)
+        lossless = fig4_8(spec, None, seeds[:1], duration)[0]  # deterministic
         extra = geo(spec) - reno_geo
         rows.append({**{k: combo[k] for k in names},
                      "fig4_8_p1e-2": a.mean(), "fig4_8_p1e-2_std": a.std(ddof=1),
                      "fig4_8_p1e-1": b.mean(), "fig4_8_p1e-1_std": b.std(ddof=1),
-                     "geo_extra_segments": float(extra), "reno_geo_segments": reno_geo})
+                     "geo_extra_segments": float(extra), "reno_geo_segments": reno_geo,
+                     "fig4_8_p1e-3": c.mean(), "fig4_8_p1e-3_std": c.std(ddof=1),
+                     "lossless": float(lossless)})
     return rows
 
 
@@ -128,7 +138,7 @@ def claims(row=None, seeds=None, command=None):
         A row of :func:`evaluate`.  Default: the row of the default
         :class:`~ctlcc.sim.senders.Stpd` reading in the recorded sweep
         (``data/thesis_stpd_readings.csv``, written by :func:`main`), so the
-        claims ledger reads the sweep instead of rerunning its 80 readings.
+        claims ledger reads the sweep instead of rerunning its 600 readings.
     seeds : sequence of int, optional
         Seeds of *row* (default: the CSV's ``seeds`` column).
     command : str, optional
@@ -142,7 +152,8 @@ def claims(row=None, seeds=None, command=None):
         default = Stpd()
         want = {"gains": "fuzzy", "update": default.update, "bdp": default.bdp,
                 "repair": default.repair, "inflation": str(default.inflation),
-                "start": default.start}
+                "start": default.start, "slow_start_exit": default.slow_start_exit,
+                "after_timeout": default.after_timeout}
         with open(CSV, newline="") as fh:
             found = [r for r in csv.DictReader(fh) if all(r[k] == v for k, v in want.items())]
         if len(found) != 1:
@@ -186,6 +197,7 @@ def claims(row=None, seeds=None, command=None):
 def write_csv(rows, path, seeds, duration):
     fields = list(READINGS) + ["fig4_8_p1e-2", "fig4_8_p1e-2_std", "fig4_8_p1e-1",
                                "fig4_8_p1e-1_std", "geo_extra_segments", "reno_geo_segments",
+                               "fig4_8_p1e-3", "fig4_8_p1e-3_std", "lossless",
                                "score", "published_p1e-2", "published_p1e-1",
                                "published_geo_extra", "seeds", "duration_s", "source"]
     source = (f"{cite('stpd', 'Fig. 4.8 / §4.4.1.1')} (94 %, 40 %); "

@@ -19,7 +19,9 @@ def test_stpd_window_hovers_between_10_and_12_once_recovered_from_start_up(buffe
     5-30 s window.  Slow start from one packet overflows the 14-packet buffer in its
     first round trips (it doubles past BDP + B + 1 = 23.8 packets), loses a burst,
     times out once, and the PD law regrows the window to the BDP only by ~6 s: the
-    5 % quantile after 5 s falls just under 9 packets.  With a 4-packet buffer the
+    5 % quantile after 5 s falls just under 9 packets.  after_timeout="round_target"
+    does not change this run: the timeout comes before any round trip outside a
+    repair has set a target, so slow start after it ends as the first one did.  With a 4-packet buffer the
     start-up losses are repaired without a timeout (Fig. 3.13's test).
     """
     r = buffer_result.runs[(14, "stpd")]

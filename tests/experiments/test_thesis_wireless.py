@@ -24,10 +24,15 @@ def _check_fig4_8(res, tol):
     # independent route: Mathis et al.'s 1.22/sqrt(p) x MSS/RTT bounds Reno from above
     mathis = 1.22 / math.sqrt(1e-2) * 8000 / RTT_MIN / 1.5e6
     assert res.at("reno", 1e-2).mean() <= mathis
-    # finding: ctlcc's default ST-PD is far below the thesis' 0.94 (0.53 +- 0.03 over 3
-    # seeds x 100 s in data/thesis_stpd_readings.csv; no reading of the sender exceeds
-    # 0.83, see the Stpd docstring)
-    assert res.at("stpd", 1e-2).mean() < 0.94 - 0.3
+    # finding: ctlcc's default ST-PD stays below the thesis' 0.94 by more than this
+    # test's tolerance (0.66 +- 0.19 over 3 seeds x 100 s in
+    # data/thesis_stpd_readings.csv, 0.53 before after_timeout="round_target"; the
+    # seed spread is whether slow start ends on an early random loss, after which the
+    # PD law grows by ~kp per round trip; no reading exceeds 0.90, see the Stpd
+    # docstring) ...
+    assert res.at("stpd", 1e-2).mean() < 0.94 - tol
+    # ... but above Reno and Tahoe ('much higher than ... existing TCP', §4.4.1.1)
+    assert res.at("stpd", 1e-2).mean() > max(res.at(p, 1e-2).mean() for p in ("reno", "tahoe"))
 
 
 def test_fig4_8_short(loss_result):

@@ -22,7 +22,8 @@ def _scenario(sender, lost, iw=20):
 
 
 # the law frozen, and the readings not under test at their simplest
-FROZEN = dict(gains=(0.0, 0.0), start="pd", inflation=False, repair="newreno")
+FROZEN = dict(gains=(0.0, 0.0), start="pd", inflation=False, repair="newreno",
+              after_timeout="pd")
 
 
 @pytest.mark.parametrize("repair", ["newreno", "dupack"])
@@ -48,6 +49,48 @@ def test_timeout_sets_the_window_to_one_segment():
     t, w = r.traces.time, r.traces.window[:, 0]
     assert r.flows[0].timeouts == 1
     assert np.all(w[t < 0.999] == 2.0) and np.all(w[t > 1.001] == 1.0)
+
+
+@pytest.mark.parametrize("after", ["round_target", "handover_target", "slow_start"])
+def test_slow_start_after_a_timeout_without_a_target_is_the_first_start(after):
+    # The timeout above (IW 2, packet 1 lost, RTO 1 s) comes before any round
+    # trip has been measured, so no reading has a target yet: slow start runs
+    # as at the first start and hands over at S RTT_min + ref, the value
+    # derived in test_slow_start_doubles_per_round_trip_then_hands_over (law
+    # frozen: the window then stays there).  after_timeout="pd" stays at 1.
+    base = 2 * 20.2e-3 + 8432 / 10e6 + 8432 / 1.5e6 + 432 / 1.5e6 + 432 / 10e6
+    r = run(_scenario(Stpd(**{**FROZEN, "after_timeout": after}), (1,), iw=2), 4.0,
+            trace=True, sample_interval=1e-3)
+    t, w = r.traces.time, r.traces.window[:, 0]
+    assert r.flows[0].timeouts == 1
+    assert np.all(w[t < 0.999] == 2.0) and w[(t > 1.0) & (t < 1.01)].max() <= 2.0
+    assert w[-1] == pytest.approx(1.5e6 / 8432 * base + 1.0, rel=0.05)
+
+
+def test_round_target_caps_the_slow_start_after_a_timeout():
+    # Lossless Fig. 4.7 path (BDP ~31, buffer 30): the first slow start
+    # overshoots into one timeout whatever the reading.  Slow start afterwards
+    # stops at the last round's target S(n) RTT_min + ref: a round's S(n) is at
+    # most the link rate, so the window stays <= BDP + ref, which the buffer
+    # holds (BDP + 30): no second overflow and no second timeout.  The former
+    # default (after_timeout="slow_start", slow start ended by its own exit
+    # signals) overshoots again and times out again.
+    rtt = 2 * (0.1e-3 + 80e-3) + 8432 / 10e6 + 8432 / 1.5e6 + 432 / 10e6 + 432 / 1.5e6
+    bdp = 1.5e6 / 8432 * rtt
+    out = {}
+    for after in ("round_target", "slow_start"):
+        r = run(S.thesis_fig4_7(protocol=Stpd(after_timeout=after)), 30.0, trace=True)
+        first_drop_end = r.traces.drops[:, 0].max()
+        out[after] = r.flows[0].timeouts, first_drop_end
+        if after == "round_target":
+            # from 5 s on (after the timeout's slow start) the window stays below
+            # what path and buffer hold, BDP + 30 + 1 in service, and nothing drops
+            t, w = r.traces.time, r.traces.window[:, 0]
+            assert w[t > 5.0].max() < bdp + 31
+            assert np.all(r.traces.drops[:, 0] < 5.0)
+    assert out["round_target"][0] == 1
+    assert out["slow_start"][0] >= 2
+    assert out["slow_start"][1] > out["round_target"][1]
 
 
 def test_inflation_releases_one_segment_per_duplicate_ack():
@@ -113,6 +156,12 @@ def test_bad_options_list_the_valid_ones():
         Stpd(repair="sack")
     with pytest.raises(ParameterError, match="start must be one of"):
         Stpd(start="fast")
+    with pytest.raises(ParameterError, match="after_timeout must be one of 'pd', 'slow_start'"):
+        Stpd(after_timeout="reno")
+    with pytest.raises(ParameterError, match="timeout_round must be one of"):
+        Stpd(timeout_round="never")
+    with pytest.raises(ParameterError, match="slow_start_exit must be one of"):
+        Stpd(slow_start_exit="loss")
     with pytest.raises(ParameterError, match="callable only with update='rtt'"):
         Stpd(update="ack", gains=lambda bdp: (0.1, 0.1))
 
@@ -120,7 +169,7 @@ def test_bad_options_list_the_valid_ones():
 def test_default_is_self_tuning_with_the_readings_the_evidence_supports():
     # data/thesis_stpd_readings.csv (python -m ctlcc.sim.stpd_readings): the
     # fuzzy supervisor's schedule, per-round law, NewReno repair with window
-    # inflation, slow start until the backlog estimate exceeds ref.
+    # inflation, slow start until the backlog estimate exceeds ref (or a loss).
     from ctlcc.laws.stpd_fuzzy import FuzzySupervisor
 
     spec = Stpd()
@@ -128,6 +177,10 @@ def test_default_is_self_tuning_with_the_readings_the_evidence_supports():
     assert spec.gains.config.calibration == "poles"  # kp, kd average 0.033, 0.368
     assert (spec.update, spec.bdp, spec.repair, spec.inflation, spec.start) == \
         ("rtt", "round", "newreno", True, "slow_start")
+    # after a timeout: slow start up to the last round's target (best of the four
+    # after-timeout readings under either slow-start exit in the recorded sweep)
+    assert (spec.slow_start_exit, spec.after_timeout, spec.timeout_round) == \
+        ("backlog_or_loss", "round_target", "continue")
     assert S.preset("thesis_fig4_7", protocol="stpd").flows[0].sender == spec
 
 
