@@ -22,7 +22,7 @@ from .layout import (
     P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, UNDISPATCHED,
 )
 from .net import (
-    cumulative_ack_receiver, emit_ack, enqueue, heap_pop, log_drop, log_rtt, lost, push,
+    borrow, cumulative_ack_receiver, emit_ack, enqueue, heap_pop, log_drop, log_rtt, lost, push,
     release, waiting,
 )
 
@@ -180,6 +180,8 @@ def arrive(now, p, c, ctx, rng):
 @numba.njit(cache=True)
 def run_kernel(until, ctx, rng):
     """Process events with time < until; return a code (DONE, NEED_*, UNDISPATCHED)."""
+    ctx = borrow(ctx)  # no reference counting inside the loop (see net.borrow)
+    rng = borrow(rng)
     g, meta, ht, ff, fi = ctx.g, ctx.meta, ctx.ht, ctx.ff, ctx.fi
     if meta[M_PENDING] > 0:
         on_resume(meta[M_PENDING] - 1, ctx)

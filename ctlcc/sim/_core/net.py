@@ -18,6 +18,9 @@ from collections import namedtuple
 
 import numba
 import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from .layout import (
     C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
@@ -43,6 +46,50 @@ Ctx = namedtuple("Ctx", [
 
 _jit = numba.njit(cache=True)
 _inline = numba.njit(cache=True, inline="always")
+
+
+def _borrowable(t):
+    return isinstance(t, (types.Array, types.NumPyRandomGeneratorType))
+
+
+def _unowned(context, builder, t, value):
+    """*value* (an array or a numpy Generator) with a null ``meminfo``."""
+    if isinstance(t, types.Array):
+        proxy = make_array(t)(context, builder, value=value)
+    else:
+        proxy = cgutils.create_struct_proxy(t)(context, builder, value=value)
+    proxy.meminfo = cgutils.get_null_value(proxy.meminfo.type)
+    return proxy._getvalue()
+
+
+@intrinsic
+def borrow(typingctx, x):
+    """The same arrays (or Generator) without their reference-count handles, for one call.
+
+    Every ``ctx.<field>`` read and every inlined hook that receives ``ctx``
+    makes numba copy the tuple, i.e. increment (and later decrement) the
+    reference count of each of its 34 arrays: out-of-line ``NRT_incref`` /
+    ``NRT_decref`` calls with atomic updates, which LLVM's reference
+    pruning cannot pair across the branches of the event loop (hundreds
+    per event).  The event loop owns nothing: the arrays and the generator
+    belong to the Python caller and outlive the call, and nothing created
+    inside escapes it.  So the loop works on copies of their structs whose
+    ``meminfo`` is null; NRT skips null handles, and since the null is a
+    constant LLVM folds those calls away.  Same memory, same results.
+    """
+    if _borrowable(x):
+        def codegen(context, builder, sig, args):
+            return _unowned(context, builder, sig.args[0], args[0])
+    elif isinstance(x, types.BaseTuple) and all(_borrowable(t) for t in x.types):
+        def codegen(context, builder, sig, args):
+            out = args[0]
+            for i, t in enumerate(sig.args[0].types):
+                item = _unowned(context, builder, t, builder.extract_value(out, i))
+                out = builder.insert_value(out, item, i)
+            return out
+    else:
+        return None
+    return x(x), codegen
 
 
 @_inline
