@@ -9,6 +9,11 @@ of a switch handles sets ``meta[M_UNDISPATCHED]`` and stops the loop with
 dispatched fails loudly (tests/sim/test_registry.py runs every sender).
 """
 
+import ast
+import inspect
+import sys
+import textwrap
+
 import numba
 import numpy as np
 
@@ -35,6 +40,52 @@ CBR, POISSON = open_loop.CBR, open_loop.POISSON
 _inline = numba.njit(cache=True, inline="always")
 
 
+def _own(hook):
+    """*hook* compiled as a function of its own that works on borrowed arrays.
+
+    The sender module's source stays as its author wrote it.  The copy is
+    compiled from the same source with one statement put first,
+    ``ctx = borrow(ctx)`` (and ``rng = borrow(rng)`` for a hook that takes
+    the generator), so that numba's reference counting of the 34 arrays of
+    ``ctx`` folds away inside the hook as it does in the event loop (see
+    :func:`.net.borrow`).  Each hook is compiled, optimised and cached on its
+    own (the copy keeps the sender's file, so its cache entry sits with the
+    sender's and :mod:`.cache` invalidates it with the sender), instead of
+    being inlined into one ever larger event loop.
+    """
+    py = hook.py_func
+    module = sys.modules[py.__module__]
+    lines, first = inspect.getsourcelines(py)
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    fdef = tree.body[0]
+    fdef.decorator_list = []
+    fdef.name = py.__name__ + "__own"
+    names = [a.arg for a in fdef.args.args]
+    prologue = [ast.parse(f"{n} = __borrow({n})").body[0] for n in ("ctx", "rng") if n in names]
+    fdef.body[:0] = prologue
+    ast.increment_lineno(tree, first - 1)
+    for node in prologue:
+        ast.copy_location(node, fdef)
+        for sub in ast.walk(node):
+            ast.copy_location(sub, fdef)
+    namespace = dict(vars(module), __borrow=borrow)
+    exec(compile(tree, inspect.getsourcefile(py), "exec"), namespace)
+    return numba.njit(namespace[fdef.name], cache=True)
+
+
+window_on_start, window_on_ack, window_on_rto = (
+    _own(window.on_start), _own(window.on_ack), _own(window.on_rto))
+vegas_on_start, vegas_on_ack, vegas_on_rto = (
+    _own(vegas.on_start), _own(vegas.on_ack), _own(vegas.on_rto))
+stpd_on_start, stpd_on_ack, stpd_on_rto, stpd_on_defer, stpd_apply_law = (
+    _own(stpd.on_start), _own(stpd.on_ack), _own(stpd.on_rto), _own(stpd.on_defer),
+    _own(stpd.apply_law))
+primo_on_start, primo_on_data, primo_on_ack, primo_on_rto, primo_on_pace, primo_on_defer = (
+    _own(primo.on_start), _own(primo.on_data), _own(primo.on_ack), _own(primo.on_rto),
+    _own(primo.on_pace), _own(primo.on_defer))
+open_loop_send_one, open_loop_on_data = _own(open_loop.send_one), _own(open_loop.on_data)
+
+
 @_inline
 def undispatched(f, ctx):
     ctx.meta[M_UNDISPATCHED] = ctx.fi[f, I_PROTO] + 1
@@ -44,15 +95,15 @@ def undispatched(f, ctx):
 def on_start(now, f, ctx, rng):
     proto = ctx.fi[f, I_PROTO]
     if proto == RENO or proto == NEWRENO or proto == TAHOE:
-        window.on_start(now, f, ctx)
+        window_on_start(now, f, ctx)
     elif proto == VEGAS:
-        vegas.on_start(now, f, ctx)
+        vegas_on_start(now, f, ctx)
     elif proto == STPD:
-        stpd.on_start(now, f, ctx)
+        stpd_on_start(now, f, ctx)
     elif proto == PRIMO:
-        primo.on_start(now, f, ctx)
+        primo_on_start(now, f, ctx)
     elif proto == CBR or proto == POISSON:
-        open_loop.send_one(now, f, proto == POISSON, ctx, rng)
+        open_loop_send_one(now, f, proto == POISSON, ctx, rng)
     else:
         undispatched(f, ctx)
 
@@ -65,9 +116,9 @@ def on_data(now, p, ctx):
     ctx.fi[f, I_DELIVERED] += 1
     proto = ctx.fi[f, I_PROTO]
     if proto == CBR or proto == POISSON:
-        open_loop.on_data(now, p, f, seq, ctx)
+        open_loop_on_data(now, p, f, seq, ctx)
     elif proto == PRIMO:
-        primo.on_data(now, p, f, seq, ctx)
+        primo_on_data(now, p, f, seq, ctx)
     elif proto == RENO or proto == NEWRENO or proto == TAHOE or proto == VEGAS \
             or proto == STPD:
         cumulative_ack_receiver(now, p, f, seq, ctx)
@@ -92,13 +143,13 @@ def on_ack(now, p, ctx):
     log_rtt(now, f, sample, ctx)
     proto = ctx.fi[f, I_PROTO]
     if proto == RENO or proto == NEWRENO or proto == TAHOE:
-        window.on_ack(now, f, ack, sample, echo_retx, proto, ctx)
+        window_on_ack(now, f, ack, sample, echo_retx, proto, ctx)
     elif proto == VEGAS:
-        vegas.on_ack(now, f, ack, sample, echo_retx, ctx)
+        vegas_on_ack(now, f, ack, sample, echo_retx, ctx)
     elif proto == STPD:
-        stpd.on_ack(now, f, ack, sample, echo_retx, ctx)
+        stpd_on_ack(now, f, ack, sample, echo_retx, ctx)
     elif proto == PRIMO:
-        primo.on_ack(now, f, ack, sample, aux1, aux2, flag, ctx)
+        primo_on_ack(now, f, ack, sample, aux1, aux2, flag, ctx)
     else:
         undispatched(f, ctx)
 
@@ -107,13 +158,13 @@ def on_ack(now, p, ctx):
 def on_rto(now, f, ctx):
     proto = ctx.fi[f, I_PROTO]
     if proto == RENO or proto == NEWRENO or proto == TAHOE:
-        window.on_rto(now, f, ctx)
+        window_on_rto(now, f, ctx)
     elif proto == VEGAS:
-        vegas.on_rto(now, f, ctx)
+        vegas_on_rto(now, f, ctx)
     elif proto == STPD:
-        stpd.on_rto(now, f, ctx)
+        stpd_on_rto(now, f, ctx)
     elif proto == PRIMO:
-        primo.on_rto(now, f, ctx)
+        primo_on_rto(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -122,9 +173,9 @@ def on_rto(now, f, ctx):
 def on_pace(now, f, ctx, rng):
     proto = ctx.fi[f, I_PROTO]
     if proto == CBR or proto == POISSON:
-        open_loop.send_one(now, f, proto == POISSON, ctx, rng)
+        open_loop_send_one(now, f, proto == POISSON, ctx, rng)
     elif proto == PRIMO:
-        primo.on_pace(now, f, ctx)
+        primo_on_pace(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -134,9 +185,9 @@ def on_defer(now, f, step, ctx):
     """A sender's deferred step; True when Python must evaluate a user callable."""
     proto = ctx.fi[f, I_PROTO]
     if proto == STPD:
-        return stpd.on_defer(now, f, step, ctx)
+        return stpd_on_defer(now, f, step, ctx)
     if proto == PRIMO:
-        primo.on_defer(now, f, step, ctx)
+        primo_on_defer(now, f, step, ctx)
         return False
     undispatched(f, ctx)
     return False
@@ -147,7 +198,7 @@ def on_resume(f, ctx):
     """Finish the step a Python callable answered (its result is in the flow's columns)."""
     proto = ctx.fi[f, I_PROTO]
     if proto == STPD:
-        stpd.apply_law(f, ctx)
+        stpd_apply_law(f, ctx)
     else:
         undispatched(f, ctx)
 
