@@ -7,6 +7,10 @@ flow's protocol code (each sender module fixes its own literal code;
 of a switch handles sets ``meta[M_UNDISPATCHED]`` and stops the loop with
 :data:`UNDISPATCHED`, so a sender registered but not
 dispatched fails loudly (tests/sim/test_registry.py runs every sender).
+
+The switches call each sender's hooks through :func:`_own`: a copy of the
+hook compiled on its own that works on borrowed arrays.  Adding a sender is
+one ``_own`` line per hook it has and one branch per switch.
 """
 
 import ast
