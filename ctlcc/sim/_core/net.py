@@ -83,12 +83,15 @@ def borrow(typingctx, x):
     if _borrowable(x):
         def codegen(context, builder, sig, args):
             return _unowned(context, builder, sig.args[0], args[0])
-    elif isinstance(x, types.BaseTuple) and all(_borrowable(t) for t in x.types):
+    elif isinstance(x, types.BaseTuple):
         def codegen(context, builder, sig, args):
             out = args[0]
             for i, t in enumerate(sig.args[0].types):
-                item = _unowned(context, builder, t, builder.extract_value(out, i))
-                out = builder.insert_value(out, item, i)
+                item = builder.extract_value(out, i)
+                if _borrowable(t):
+                    out = builder.insert_value(out, _unowned(context, builder, t, item), i)
+                else:  # any other member passes unchanged, as a new reference
+                    context.nrt.incref(builder, t, item)
             return out
     else:
         return None
