@@ -7,7 +7,16 @@ flow's protocol code (each sender module fixes its own literal code;
 of a switch handles sets ``meta[M_UNDISPATCHED]`` and stops the loop with
 :data:`UNDISPATCHED`, so a sender registered but not
 dispatched fails loudly (tests/sim/test_registry.py runs every sender).
+
+The switches call each sender's hooks through :func:`_own`: a copy of the
+hook compiled on its own that works on borrowed arrays.  Adding a sender is
+one ``_own`` line per hook it has and one branch per switch.
 """
+
+import ast
+import inspect
+import sys
+import textwrap
 
 import numba
 import numpy as np
@@ -22,7 +31,7 @@ from .layout import (
     P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, UNDISPATCHED,
 )
 from .net import (
-    cumulative_ack_receiver, emit_ack, enqueue, heap_pop, log_drop, log_rtt, lost, push,
+    borrow, cumulative_ack_receiver, emit_ack, enqueue, heap_pop, log_drop, log_rtt, lost, push,
     release, waiting,
 )
 
@@ -38,6 +47,79 @@ STTP = sttp.CODE
 _inline = numba.njit(cache=True, inline="always")
 
 
+def _own(hook):
+    """*hook* compiled as a function of its own that works on borrowed arrays.
+
+    The sender module's source stays as its author wrote it.  The copy is
+    compiled from the same source with one statement put first,
+    ``ctx = borrow(ctx)`` (and ``rng = borrow(rng)`` for a hook that takes
+    the generator), so that numba's reference counting of the 34 arrays of
+    ``ctx`` folds away inside the hook as it does in the event loop (see
+    :func:`.net.borrow`).  Each hook is compiled, optimised and cached on its
+    own (the copy keeps the sender's file, so its cache entry sits with the
+    sender's and :mod:`.cache` invalidates it with the sender), instead of
+    being inlined into one ever larger event loop.
+    """
+    py = hook.py_func
+    module = sys.modules[py.__module__]
+    lines, first = inspect.getsourcelines(py)
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    fdef = tree.body[0]
+    fdef.decorator_list = []
+    fdef.name = py.__name__ + "__own"
+    names = [a.arg for a in fdef.args.args]
+    prologue = [ast.parse(f"{n} = __borrow({n})").body[0] for n in ("ctx", "rng") if n in names]
+    fdef.body[:0] = prologue
+    ast.increment_lineno(tree, first - 1)
+    for node in prologue:
+        ast.copy_location(node, fdef)
+        for sub in ast.walk(node):
+            ast.copy_location(sub, fdef)
+    namespace = dict(vars(module), __borrow=borrow)
+    exec(compile(tree, inspect.getsourcefile(py), "exec"), namespace)
+    return numba.njit(namespace[fdef.name], cache=True)
+
+
+window_on_ack = _own(window.on_ack)
+window_on_rto = _own(window.on_rto)
+window_on_start = _own(window.on_start)
+vegas_on_ack = _own(vegas.on_ack)
+vegas_on_rto = _own(vegas.on_rto)
+vegas_on_start = _own(vegas.on_start)
+stpd_apply_law = _own(stpd.apply_law)
+stpd_on_ack = _own(stpd.on_ack)
+stpd_on_defer = _own(stpd.on_defer)
+stpd_on_rto = _own(stpd.on_rto)
+stpd_on_start = _own(stpd.on_start)
+primo_draw = _own(primo.draw)
+primo_on_ack = _own(primo.on_ack)
+primo_on_data = _own(primo.on_data)
+primo_on_defer = _own(primo.on_defer)
+primo_on_pace = _own(primo.on_pace)
+primo_on_rto = _own(primo.on_rto)
+primo_on_start = _own(primo.on_start)
+open_loop_on_data = _own(open_loop.on_data)
+open_loop_send_one = _own(open_loop.send_one)
+iftp_on_ack = _own(iftp.on_ack)
+iftp_on_data = _own(iftp.on_data)
+iftp_on_pace = _own(iftp.on_pace)
+iftp_on_rto = _own(iftp.on_rto)
+iftp_on_start = _own(iftp.on_start)
+cbraa_on_data = _own(cbraa.on_data)
+cbraa_on_pace = _own(cbraa.on_pace)
+cbraa_on_report = _own(cbraa.on_report)
+cbraa_on_start = _own(cbraa.on_start)
+tfrc_on_data = _own(tfrc.on_data)
+tfrc_on_feedback = _own(tfrc.on_feedback)
+tfrc_on_pace = _own(tfrc.on_pace)
+tfrc_on_rto = _own(tfrc.on_rto)
+tfrc_on_start = _own(tfrc.on_start)
+sttp_on_ack = _own(sttp.on_ack)
+sttp_on_pace = _own(sttp.on_pace)
+sttp_on_rto = _own(sttp.on_rto)
+sttp_on_start = _own(sttp.on_start)
+
+
 @_inline
 def undispatched(f, ctx):
     ctx.meta[M_UNDISPATCHED] = ctx.fi[f, I_PROTO] + 1
@@ -47,24 +129,24 @@ def undispatched(f, ctx):
 def on_start(now, f, ctx, rng):
     proto = ctx.fi[f, I_PROTO]
     if proto == RENO or proto == NEWRENO or proto == TAHOE:
-        window.on_start(now, f, ctx)
+        window_on_start(now, f, ctx)
     elif proto == VEGAS:
-        vegas.on_start(now, f, ctx)
+        vegas_on_start(now, f, ctx)
     elif proto == STPD:
-        stpd.on_start(now, f, ctx)
+        stpd_on_start(now, f, ctx)
     elif proto == PRIMO:
-        primo.draw(f, ctx, rng)
-        primo.on_start(now, f, ctx)
+        primo_draw(f, ctx, rng)
+        primo_on_start(now, f, ctx)
     elif proto == CBR or proto == POISSON:
-        open_loop.send_one(now, f, proto == POISSON, ctx, rng)
+        open_loop_send_one(now, f, proto == POISSON, ctx, rng)
     elif proto == IFTP:
-        iftp.on_start(now, f, ctx)
+        iftp_on_start(now, f, ctx)
     elif proto == CBRAA or proto == TCPFRIEND:
-        cbraa.on_start(now, f, ctx)
+        cbraa_on_start(now, f, ctx)
     elif proto == TFRC:
-        tfrc.on_start(now, f, ctx)
+        tfrc_on_start(now, f, ctx)
     elif proto == STTP:
-        sttp.on_start(now, f, ctx)
+        sttp_on_start(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -77,15 +159,15 @@ def on_data(now, p, ctx):
     ctx.fi[f, I_DELIVERED] += 1
     proto = ctx.fi[f, I_PROTO]
     if proto == CBR or proto == POISSON:
-        open_loop.on_data(now, p, f, seq, ctx)
+        open_loop_on_data(now, p, f, seq, ctx)
     elif proto == PRIMO:
-        primo.on_data(now, p, f, seq, ctx)
+        primo_on_data(now, p, f, seq, ctx)
     elif proto == IFTP:
-        iftp.on_data(now, p, f, seq, ctx)
+        iftp_on_data(now, p, f, seq, ctx)
     elif proto == CBRAA or proto == TCPFRIEND:
-        cbraa.on_data(now, p, f, seq, ctx)
+        cbraa_on_data(now, p, f, seq, ctx)
     elif proto == TFRC:
-        tfrc.on_data(now, p, f, seq, ctx)
+        tfrc_on_data(now, p, f, seq, ctx)
     elif proto == RENO or proto == NEWRENO or proto == TAHOE or proto == VEGAS \
             or proto == STPD or proto == STTP:
         cumulative_ack_receiver(now, p, f, seq, ctx)
@@ -110,21 +192,21 @@ def on_ack(now, p, ctx):
     log_rtt(now, f, sample, ctx)
     proto = ctx.fi[f, I_PROTO]
     if proto == RENO or proto == NEWRENO or proto == TAHOE:
-        window.on_ack(now, f, ack, sample, echo_retx, proto, ctx)
+        window_on_ack(now, f, ack, sample, echo_retx, proto, ctx)
     elif proto == VEGAS:
-        vegas.on_ack(now, f, ack, sample, echo_retx, ctx)
+        vegas_on_ack(now, f, ack, sample, echo_retx, ctx)
     elif proto == STPD:
-        stpd.on_ack(now, f, ack, sample, echo_retx, ctx)
+        stpd_on_ack(now, f, ack, sample, echo_retx, ctx)
     elif proto == PRIMO:
-        primo.on_ack(now, f, ack, sample, aux1, aux2, flag, ctx)
+        primo_on_ack(now, f, ack, sample, aux1, aux2, flag, ctx)
     elif proto == IFTP:
-        iftp.on_ack(now, f, ack, sample, ctx)
+        iftp_on_ack(now, f, ack, sample, ctx)
     elif proto == CBRAA or proto == TCPFRIEND:
-        cbraa.on_report(now, f, sample, aux1, aux2, proto == TCPFRIEND, ctx)
+        cbraa_on_report(now, f, sample, aux1, aux2, proto == TCPFRIEND, ctx)
     elif proto == TFRC:
-        tfrc.on_feedback(now, f, sample, aux1, aux2, ctx)
+        tfrc_on_feedback(now, f, sample, aux1, aux2, ctx)
     elif proto == STTP:
-        sttp.on_ack(now, f, ack, sample, echo_retx, flag, ctx)
+        sttp_on_ack(now, f, ack, sample, echo_retx, flag, ctx)
     else:
         undispatched(f, ctx)
 
@@ -133,20 +215,20 @@ def on_ack(now, p, ctx):
 def on_rto(now, f, ctx, rng):
     proto = ctx.fi[f, I_PROTO]
     if proto == RENO or proto == NEWRENO or proto == TAHOE:
-        window.on_rto(now, f, ctx)
+        window_on_rto(now, f, ctx)
     elif proto == VEGAS:
-        vegas.on_rto(now, f, ctx)
+        vegas_on_rto(now, f, ctx)
     elif proto == STPD:
-        stpd.on_rto(now, f, ctx)
+        stpd_on_rto(now, f, ctx)
     elif proto == PRIMO:
-        primo.draw(f, ctx, rng)
-        primo.on_rto(now, f, ctx)
+        primo_draw(f, ctx, rng)
+        primo_on_rto(now, f, ctx)
     elif proto == IFTP:
-        iftp.on_rto(now, f, ctx)
+        iftp_on_rto(now, f, ctx)
     elif proto == TFRC:
-        tfrc.on_rto(now, f, ctx)
+        tfrc_on_rto(now, f, ctx)
     elif proto == STTP:
-        sttp.on_rto(now, f, ctx)
+        sttp_on_rto(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -155,17 +237,17 @@ def on_rto(now, f, ctx, rng):
 def on_pace(now, f, ctx, rng):
     proto = ctx.fi[f, I_PROTO]
     if proto == CBR or proto == POISSON:
-        open_loop.send_one(now, f, proto == POISSON, ctx, rng)
+        open_loop_send_one(now, f, proto == POISSON, ctx, rng)
     elif proto == PRIMO:
-        primo.on_pace(now, f, ctx)
+        primo_on_pace(now, f, ctx)
     elif proto == IFTP:
-        iftp.on_pace(now, f, ctx)
+        iftp_on_pace(now, f, ctx)
     elif proto == CBRAA or proto == TCPFRIEND:
-        cbraa.on_pace(now, f, ctx)
+        cbraa_on_pace(now, f, ctx)
     elif proto == TFRC:
-        tfrc.on_pace(now, f, ctx)
+        tfrc_on_pace(now, f, ctx)
     elif proto == STTP:
-        sttp.on_pace(now, f, ctx)
+        sttp_on_pace(now, f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -175,9 +257,9 @@ def on_defer(now, f, step, ctx):
     """A sender's deferred step; True when Python must evaluate a user callable."""
     proto = ctx.fi[f, I_PROTO]
     if proto == STPD:
-        return stpd.on_defer(now, f, step, ctx)
+        return stpd_on_defer(now, f, step, ctx)
     if proto == PRIMO:
-        primo.on_defer(now, f, step, ctx)
+        primo_on_defer(now, f, step, ctx)
         return False
     undispatched(f, ctx)
     return False
@@ -188,7 +270,7 @@ def on_resume(f, ctx):
     """Finish the step a Python callable answered (its result is in the flow's columns)."""
     proto = ctx.fi[f, I_PROTO]
     if proto == STPD:
-        stpd.apply_law(f, ctx)
+        stpd_apply_law(f, ctx)
     else:
         undispatched(f, ctx)
 
@@ -221,6 +303,8 @@ def arrive(now, p, c, ctx, rng):
 @numba.njit(cache=True)
 def run_kernel(until, ctx, rng):
     """Process events with time < until; return a code (DONE, NEED_*, UNDISPATCHED)."""
+    ctx = borrow(ctx)  # no reference counting inside the loop (see net.borrow)
+    rng = borrow(rng)
     g, meta, ht, ff, fi = ctx.g, ctx.meta, ctx.ht, ctx.ff, ctx.fi
     if meta[M_PENDING] > 0:
         on_resume(meta[M_PENDING] - 1, ctx)

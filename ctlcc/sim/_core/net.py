@@ -8,16 +8,22 @@ and reaches the far node ``size/rate + delay`` later.  The ring of
 at any instant, so one event per packet per hop suffices.
 
 Every function takes the run's arrays grouped in one namedtuple ``ctx``
-(:data:`Ctx`); the per-event helpers are inlined at the numba IR level
-(``inline="always"``), which removes the per-array reference counting a
-call would cost.  Helpers called from many places stay separate calls to
-bound compile time.
+(:data:`Ctx`).  The event loop and each sender hook work on a *borrowed*
+``ctx`` (:func:`borrow`: the same arrays with null reference-count
+handles), so that numba's reference counting of the tuple's 34 arrays,
+which it repeats at every copy of ``ctx``, folds away.  The small per-event
+helpers are inlined at the numba IR level (``inline="always"``); the
+channel (:func:`offer`, behind :func:`enqueue`), which every hop of every
+packet crosses from a dozen places, is compiled once, on its own.
 """
 
 from collections import namedtuple
 
 import numba
 import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from .layout import (
     C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
@@ -43,6 +49,53 @@ Ctx = namedtuple("Ctx", [
 
 _jit = numba.njit(cache=True)
 _inline = numba.njit(cache=True, inline="always")
+
+
+def _borrowable(t):
+    return isinstance(t, (types.Array, types.NumPyRandomGeneratorType))
+
+
+def _unowned(context, builder, t, value):
+    """*value* (an array or a numpy Generator) with a null ``meminfo``."""
+    if isinstance(t, types.Array):
+        proxy = make_array(t)(context, builder, value=value)
+    else:
+        proxy = cgutils.create_struct_proxy(t)(context, builder, value=value)
+    proxy.meminfo = cgutils.get_null_value(proxy.meminfo.type)
+    return proxy._getvalue()
+
+
+@intrinsic
+def borrow(typingctx, x):
+    """The same arrays (or Generator) without their reference-count handles, for one call.
+
+    Every ``ctx.<field>`` read and every inlined hook that receives ``ctx``
+    makes numba copy the tuple, i.e. increment (and later decrement) the
+    reference count of each of its 34 arrays: out-of-line ``NRT_incref`` /
+    ``NRT_decref`` calls with atomic updates, which LLVM's reference
+    pruning cannot pair across the branches of the event loop (hundreds
+    per event).  The event loop owns nothing: the arrays and the generator
+    belong to the Python caller and outlive the call, and nothing created
+    inside escapes it.  So the loop works on copies of their structs whose
+    ``meminfo`` is null; NRT skips null handles, and since the null is a
+    constant LLVM folds those calls away.  Same memory, same results.
+    """
+    if _borrowable(x):
+        def codegen(context, builder, sig, args):
+            return _unowned(context, builder, sig.args[0], args[0])
+    elif isinstance(x, types.BaseTuple):
+        def codegen(context, builder, sig, args):
+            out = args[0]
+            for i, t in enumerate(sig.args[0].types):
+                item = builder.extract_value(out, i)
+                if _borrowable(t):
+                    out = builder.insert_value(out, _unowned(context, builder, t, item), i)
+                else:  # any other member passes unchanged, as a new reference
+                    context.nrt.incref(builder, t, item)
+            return out
+    else:
+        return None
+    return x(x), codegen
 
 
 @_inline
@@ -178,12 +231,26 @@ def log_drop(now, f, c, how, pkind, meta, drop_buf):
 @_inline
 def enqueue(now, p, c, ctx):
     """Offer packet p to channel c at time now (drop-tail)."""
-    ci, cf, pi, fi, meta = ctx.ci, ctx.cf, ctx.pi, ctx.fi, ctx.meta
+    offer(now, p, c, ctx.g, ctx.meta, ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.pi, ctx.free,
+          ctx.cf, ctx.ci, ctx.ring_s, ctx.ring_e, ctx.fi, ctx.drop_buf)
+
+
+@numba.njit(cache=True, _nrt=False)
+def offer(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, free, cf, ci, ring_s, ring_e, fi,
+          drop_buf):
+    """:func:`enqueue` on the arrays it uses, compiled once.
+
+    Every hop of every packet passes here, from a dozen places (the event
+    loop, every sender's sends); inlined, each of them would carry its own
+    copy of the queue and the heap, which is what made the engine slow to
+    compile.  Compiled on its own, it takes the 17 arrays it uses rather
+    than the whole ``ctx`` (fewer arguments to pass), without reference
+    counting (it creates no array; the caller owns them all).
+    """
     off = ci[c, K_RING_OFF]
     size = ci[c, K_CAP] + 1
     head = ci[c, K_RING_HEAD]
     count = ci[c, K_RING_COUNT]
-    ring_e = ctx.ring_e
     while count > 0 and ring_e[off + head] <= now:
         head = (head + 1) % size
         count -= 1
@@ -197,13 +264,13 @@ def enqueue(now, p, c, ctx):
             fi[f, I_DROP_Q] += 1
         else:
             fi[f, I_ACK_DROP] += 1
-        log_drop(now, f, c, 0, pi[p, P_KIND], meta, ctx.drop_buf)
-        release(p, meta, ctx.free)
+        log_drop(now, f, c, 0, pi[p, P_KIND], meta, drop_buf)
+        release(p, meta, free)
         return
     waiting_after = count  # the packet in transmission is not waiting
     if waiting_after > ci[c, K_MAXQ]:
         ci[c, K_MAXQ] = waiting_after
-    bits = ctx.g[G_DATA_BITS] if pi[p, P_KIND] == 0 else ctx.g[G_ACK_BITS]
+    bits = g[G_DATA_BITS] if pi[p, P_KIND] == 0 else g[G_ACK_BITS]
     start = cf[c, C_LAST_END]
     if start < now:
         start = now
@@ -212,10 +279,10 @@ def enqueue(now, p, c, ctx):
     cf[c, C_WAIT_SUM] += start - now
     cf[c, C_BUSY_SUM] += end - start
     slot = off + (head + count) % size
-    ctx.ring_s[slot] = start
+    ring_s[slot] = start
     ring_e[slot] = end
     ci[c, K_RING_COUNT] = count + 1
-    push(ctx, end + cf[c, C_DELAY], EV_ARRIVE, p, c)
+    heap_push(ht, hs, hk, ha, hb, meta, end + cf[c, C_DELAY], EV_ARRIVE, p, c)
 
 
 @_inline
