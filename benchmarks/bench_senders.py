@@ -101,7 +101,7 @@ def main():
                     help="another checkout (the engine before the reshaping)")
     ap.add_argument("--cold", action="store_true", help="also time cold compilations")
     args = ap.parse_args()
-    names = ["reno", "newreno", "tahoe", "vegas", "stpd", "stpd-fixed", "primo"]
+    names = ["reno", "newreno", "tahoe", "vegas", "stpd", "stpd-fixed", "primo", "sack"]
     new = measure(ROOT, args.duration, names)
     reno = new["reno"]["pkts_per_s"]
     print(f"10-flow dumbbell, {args.duration:g} s simulated; packets delivered per wall-second")

@@ -36,6 +36,8 @@ PAPERS = {
     "primo_limit_cycle": ("primo", "Algorithm 1, §III-E"),
     "primo_heterogeneous_fairness": ("primo", "§V-D"),
     "fluid_reno_rate": ("hollot", "§II, fluid model of TCP"),
+    "sack_vs_ns3_goodput": ("rfc6675", "§5, SACK loss recovery (reference: ns-3.44 runs)"),
+    "sack_vs_ns3_retransmitted": ("rfc6675", "§5, SACK loss recovery (reference: ns-3.44 runs)"),
 }
 
 #: Report items that show a check, beyond the two cross-check tables.
@@ -185,7 +187,7 @@ def _strip_prefix(name, paper):
 
 
 def _function(name):
-    return re.sub(r"_per_(rtt|slot)$", "", name)
+    return re.sub(r"_per_(rtt|slot)$|(?<=^sack_vs_ns3)_(goodput|retransmitted)$", "", name)
 
 
 def _unit(text):

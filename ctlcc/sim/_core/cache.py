@@ -20,7 +20,7 @@ from pathlib import Path
 __all__ = []
 
 _ROOT = Path(__file__).resolve().parents[2]  # the ctlcc package
-_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/stpd.py", "laws/primo.py",
+_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/stpd.py", "laws/primo.py", "laws/sack.py",
             "laws/tcp.py", "laws/vegas.py")
 _STAMP = "ctlcc_engine.stamp"
 

@@ -12,7 +12,7 @@ dispatched fails loudly (tests/sim/test_registry.py runs every sender).
 import numba
 import numpy as np
 
-from ..senders import open_loop, primo, stpd, vegas, window
+from ..senders import open_loop, primo, sack, stpd, vegas, window
 from .layout import (
     DONE, EV_ARRIVE, EV_DEFER, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STOP, F_CWND, F_RATE,
     F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, I_ACTIVE, I_DELIVERED,
@@ -31,6 +31,7 @@ __all__ = []
 RENO, NEWRENO, TAHOE = window.RENO, window.NEWRENO, window.TAHOE
 VEGAS, STPD, PRIMO = vegas.CODE, stpd.CODE, primo.CODE
 CBR, POISSON = open_loop.CBR, open_loop.POISSON
+SACK = sack.CODE
 
 _inline = numba.njit(cache=True, inline="always")
 
@@ -51,6 +52,8 @@ def on_start(now, f, ctx, rng):
         stpd.on_start(now, f, ctx)
     elif proto == PRIMO:
         primo.on_start(now, f, ctx)
+    elif proto == SACK:
+        sack.on_start(now, f, ctx)
     elif proto == CBR or proto == POISSON:
         open_loop.send_one(now, f, proto == POISSON, ctx, rng)
     else:
@@ -68,6 +71,8 @@ def on_data(now, p, ctx):
         open_loop.on_data(now, p, f, seq, ctx)
     elif proto == PRIMO:
         primo.on_data(now, p, f, seq, ctx)
+    elif proto == SACK:
+        sack.on_data(now, p, f, seq, ctx)
     elif proto == RENO or proto == NEWRENO or proto == TAHOE or proto == VEGAS \
             or proto == STPD:
         cumulative_ack_receiver(now, p, f, seq, ctx)
@@ -99,6 +104,8 @@ def on_ack(now, p, ctx):
         stpd.on_ack(now, f, ack, sample, echo_retx, ctx)
     elif proto == PRIMO:
         primo.on_ack(now, f, ack, sample, aux1, aux2, flag, ctx)
+    elif proto == SACK:
+        sack.on_ack(now, f, ack, sample, echo_retx, aux1, aux2, ctx)
     else:
         undispatched(f, ctx)
 
@@ -114,6 +121,8 @@ def on_rto(now, f, ctx):
         stpd.on_rto(now, f, ctx)
     elif proto == PRIMO:
         primo.on_rto(now, f, ctx)
+    elif proto == SACK:
+        sack.on_rto(now, f, ctx)
     else:
         undispatched(f, ctx)
 

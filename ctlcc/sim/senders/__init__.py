@@ -15,6 +15,7 @@ stpd       :class:`Stpd`                       :mod:`.stpd`
 primo      :class:`Primo`                      :mod:`.primo`
 cbr        :class:`Cbr` (rate required)        :mod:`.open_loop`
 poisson    :class:`Poisson` (rate required)    :mod:`.open_loop`
+sack       :class:`Sack`                       :mod:`.sack`
 =========  ==================================  ======================================
 
 :data:`REGISTRY` is the single list of protocols: :data:`PROTOCOLS`, the
@@ -31,17 +32,18 @@ from ...errors import ParameterError
 from ._base import SenderSpec
 from .open_loop import Cbr, Poisson
 from .primo import Primo
+from .sack import Sack
 from .stpd import Stpd
 from .vegas import Vegas
 from .window import NewReno, Reno, Tahoe
 
 __all__ = ["SenderSpec", "Reno", "NewReno", "Tahoe", "Vegas", "Stpd", "Primo", "Cbr",
-           "Poisson", "REGISTRY", "SENDERS", "PROTOCOLS", "BY_CODE", "resolve"]
+           "Poisson", "Sack", "REGISTRY", "SENDERS", "PROTOCOLS", "BY_CODE", "resolve"]
 
 #: Every sender the engine runs, in increasing order of their dispatch codes
 #: (each module fixes its code as a literal so numba can freeze it; codes are
 #: unique but need not be contiguous).
-REGISTRY = (Reno, NewReno, Tahoe, Vegas, Stpd, Primo, Cbr, Poisson)
+REGISTRY = (Reno, NewReno, Tahoe, Vegas, Stpd, Primo, Cbr, Poisson, Sack)
 #: protocol name -> spec class.
 SENDERS = {cls.name: cls for cls in REGISTRY}
 #: The protocol names ("cbr" and "poisson" are open-loop sources without ACKs).
@@ -78,7 +80,7 @@ def resolve(protocol=None, sender=None):
     >>> resolve("cubic")
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson'; got 'cubic'
+    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson', 'sack'; got 'cubic'
     """
     if isinstance(protocol, SenderSpec):
         if sender is not None and sender != protocol:
