@@ -126,7 +126,7 @@ class Sack(SenderSpec):
     >>> Sack(dupthresh=0)
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: dupthresh must be an integer >= 1, got 0
+    ctlcc.errors.ParameterError: dupthresh must be an integer >= 1 and <= 4096, got 0
     >>> Sack(limited_transmit="yes")
     Traceback (most recent call last):
     ...
