@@ -154,6 +154,26 @@ def test_fluid_reno_overestimates_packet_rate():
     assert np.all(ratio < 0.85) and ratio[1] < ratio[0]
 
 
+def test_sack_vs_ns3_on_fig3_7_reads_the_committed_runs_and_matches():
+    # Reference: data/ns3_fig3_7.csv, variant "classic" (ns-3.44 TcpNewReno,
+    # SACK, classic recovery, limited transmit), read here independently.
+    # Tolerances (crosscheck.sack_vs_ns3): goodput 10 % (issue 6's target for
+    # congestion-only losses), retransmissions 25 %.
+    from ctlcc.sim.ns3 import read_ns3_csv
+
+    table = read_ns3_csv("ns3_fig3_7").where(variant="classic")
+    goodput = cc.sack_vs_ns3("goodput", families=("fig3_7",))
+    retx = cc.sack_vs_ns3("retransmitted", families=("fig3_7",))
+    assert goodput.labels == ("fig3_7 buffer=14", "fig3_7 buffer=4")
+    expected = [float(table.where(buffer=b)["goodput_bps"][0]) for b in (14, 4)]
+    np.testing.assert_array_equal(goodput.predicted, expected)
+    np.testing.assert_allclose(goodput.tolerance, 0.10 * np.array(expected))
+    assert goodput.passed, goodput.rows()
+    expected = [float(table.where(buffer=b)["retransmitted"][0]) for b in (14, 4)]
+    np.testing.assert_array_equal(retx.predicted, expected)
+    assert retx.passed, retx.rows()
+
+
 # --- bad input --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, match", [
@@ -163,6 +183,9 @@ def test_fluid_reno_overestimates_packet_rate():
     (lambda: cc.stpd_decay(model="fluid"), "model must be"),
     (lambda: cc.primo_limit_cycle(bottleneck_rates=(16e6,)), "bottleneck_rates"),
     (lambda: cc.reno_sawtooth_utilisation(duration=10.0, warmup=20.0), "warmup"),
+    (lambda: cc.sack_vs_ns3("cwnd"), "quantity must be"),
+    (lambda: cc.sack_vs_ns3(families=("lossy",)), "families"),
+    (lambda: cc.sack_vs_ns3(families=()), "families"),
 ])
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):

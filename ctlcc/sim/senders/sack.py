@@ -47,8 +47,19 @@ Sender (RFC 6675 §5), one scoreboard ring per flow (``Ctx.sack_board``):
   grows nor shrinks until recovery ends (A) with a cumulative ACK above
   RecoveryPoint, where NewReno's cwnd = ssthresh holds;
 * timeout (RFC 6298, RFC 5681 (4), RFC 6675 §5.1): as the window senders
-  (ssthresh = max(FlightSize/2, 2), cwnd = 1, go-back-N from HighACK + 1,
-  RecoveryPoint = HighData), the scoreboard kept, and segments it marks
+  (cwnd = 1, go-back-N from HighACK + 1, RecoveryPoint = HighData) but
+  ssthresh = max(pipe/2, 2), pipe from SetPipe() with nothing counted as
+  resent: the data still in the network, without what the receiver holds
+  (SACKed) or what IsLost() declares lost.  RFC 5681's FlightSize (all
+  data not cumulatively acknowledged) counts SACKed data too: while a lost
+  retransmission holds the cumulative ACK (RFC 6675 cannot detect it
+  before the timer), NextSeg() rule 2 keeps sending new data and FlightSize
+  grows far beyond the window - on thesis Fig. 3.7 with a 4-packet buffer
+  it reached 136 segments, ssthresh 68, and the slow start that followed
+  overflowed the buffer again: 20 timeouts and 294 drops in 30 s, against
+  ns-3's 1 timeout and 60 drops (ns-3 sizes ssthresh on its bytes in
+  flight, which with SACK excludes SACKed and lost data).  The scoreboard
+  is kept, and segments it marks
   SACKed are skipped by the go-back-N (§5.1: "use this SACK information")
   though each still takes its place in the window (conservative: ns-3
   counts only un-SACKed data against cwnd after a timeout).
@@ -391,9 +402,14 @@ def timer(now, f, cumulative, ctx):
 @_jit
 def on_rto(now, f, ctx):
     """RFC 6298 §5.4-5.6 + RFC 5681 (4) + RFC 6675 §5.1: go-back-N past SACKed data."""
-    fi = ctx.fi
+    ff, fi = ctx.ff, ctx.fi
+    una = fi[f, I_SND_UNA]
+    # data in the network: un-SACKed, not lost (SetPipe with nothing resent)
+    in_network = pipe_of(ctx.sack_board[f], una, fi[f, I_SND_MAX] - 1, una - 1,
+                         int(ff[f, F_SK_DUPTHRESH]))
     if W.timeout_window(now, f, True, ctx):
-        fi[f, I_HIGH_RXT] = fi[f, I_SND_UNA] - 1
+        ff[f, F_SSTHRESH] = loss_ssthresh(in_network)
+        fi[f, I_HIGH_RXT] = una - 1
         fi[f, I_LT_SENT] = 0
         send_window(now, f, ctx)
         W.timeout_arm(now, f, ctx)
