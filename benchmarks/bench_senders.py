@@ -23,6 +23,11 @@ Primo 0.51-0.87x Reno and 2.3-15x the old Primo; cold compile 175 CPU s
 against 45 CPU s before (target ~90 s: NOT MET; the engine is cached on disk
 and recompiled only when its code changes, see ctlcc/sim/_core/cache.py).
 
+SACK (issue 11, target >= 0.5x Reno), measured 2026-11-23 with
+``measure(ROOT, 60, ["reno", "newreno", "sack"])`` twice on the loaded
+machine: 0.96x and 0.93x Reno (RFC 6675's scans of the scoreboard run
+only while it holds SACKed segments).
+
 Usage::
 
     python benchmarks/bench_senders.py [--duration 60] [--baseline /path/to/old/checkout] [--cold]

@@ -796,6 +796,14 @@ def sack_vs_ns3(quantity="goodput", families=("fig3_7", "loss", "dumbbell")):
     ctlcc's receiver carries one SACK block per ACK, ns-3's up to four (no
     difference without ACK loss: the reverse paths here are uncongested).
 
+    Finding (measured 2026-11-23): goodput within 0.90-1.08 of ns-3 on every
+    point; retransmissions within 0.88-1.14 on Fig. 3.7 and under random
+    loss, but 0.57-0.63 of ns-3's on the 10-30-flow dumbbells although the
+    drops agree (0.88-1.08): ns-3 (SACK + PRR) resends 1.5-2.2 segments
+    per drop there, ctlcc 1.15-1.25 - ns-3's resends after its timeouts
+    (every un-SACKed segment marked lost, including segments still in
+    flight) are the excess; the tolerance is not widened for it.
+
     Parameters
     ----------
     quantity : {"goodput", "retransmitted"}
@@ -818,7 +826,7 @@ def sack_vs_ns3(quantity="goodput", families=("fig3_7", "loss", "dumbbell")):
     families = check_sequence("families", families,
                               lambda name, f: check_choice(name, f, COMPARISON_FAMILIES),
                               min_length=1, max_length=3)
-    labels, predicted, samples, tolerance, parameters = [], [], [], [], {}
+    labels, predicted, samples, tolerance, parameters, drops = [], [], [], [], {}, []
     column = "goodput_bps" if quantity == "goodput" else "retransmitted"
     for family in families:
         points = _sack_ns3_runs(family)
@@ -826,6 +834,7 @@ def sack_vs_ns3(quantity="goodput", families=("fig3_7", "loss", "dumbbell")):
             labels.append(f"{family} {label}")
             predicted.append(float(np.mean(ns3_values[column])))
             samples.append(ctlcc_values[column])
+            drops.append(np.mean(ctlcc_values["dropped"]) / np.mean(ns3_values["dropped"]))
             tolerance.append((SACK_GOODPUT_TOLERANCE[family] if quantity == "goodput"
                               else SACK_RETX_TOLERANCE) * predicted[-1])
         parameters[family] = SACK_NS3_VARIANT[family]
@@ -850,7 +859,9 @@ def sack_vs_ns3(quantity="goodput", families=("fig3_7", "loss", "dumbbell")):
         parameters={"families": tuple(families), "ns3_variant": parameters,
                     "sender": "Sack(limited_transmit=True)"},
         note="ctlcc / ns-3: " + ", ".join(
-            f"{lab} {m / q:.2f}" for lab, m, q in zip(labels, measured, predicted)))
+            f"{lab} {m / q:.2f}" for lab, m, q in zip(labels, measured, predicted))
+        + "; packets dropped, ctlcc / ns-3: " + ", ".join(
+            f"{lab} {d:.2f}" for lab, d in zip(labels, drops)))
 
 
 @lru_cache(maxsize=1)
@@ -1009,6 +1020,8 @@ def _sack_ns3_runs(family):
                          {"goodput_bps": [], "retransmitted": []}))
         ns3_values["goodput_bps"].append(float(rows["goodput_bps"].sum()))
         ns3_values["retransmitted"].append(float(rows["retransmitted"].sum()))
+        ns3_values["dropped"].append(float(rows["dropped"].sum()))
+        ctlcc_values["dropped"].append(float(sum(f.dropped for f in result.flows)))
         ctlcc_values["goodput_bps"].append(float(sum(f.goodput_bps for f in result.flows)))
         ctlcc_values["retransmitted"].append(float(sum(f.retransmitted for f in result.flows)))
     return out
