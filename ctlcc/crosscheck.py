@@ -1016,8 +1016,8 @@ def _sack_ns3_runs(family):
                                f"seed {case.seed}")
         result = run(case.scenario, case.duration, seed=case.seed, progress=False)
         ns3_values, ctlcc_values = out.setdefault(
-            case.label, ({"goodput_bps": [], "retransmitted": []},
-                         {"goodput_bps": [], "retransmitted": []}))
+            case.label, ({"goodput_bps": [], "retransmitted": [], "dropped": []},
+                         {"goodput_bps": [], "retransmitted": [], "dropped": []}))
         ns3_values["goodput_bps"].append(float(rows["goodput_bps"].sum()))
         ns3_values["retransmitted"].append(float(rows["retransmitted"].sum()))
         ns3_values["dropped"].append(float(rows["dropped"].sum()))

@@ -174,6 +174,19 @@ def test_sack_vs_ns3_on_fig3_7_reads_the_committed_runs_and_matches():
     assert retx.passed, retx.rows()
 
 
+def test_sack_vs_ns3_dumbbell_retransmissions_differ_but_drops_agree():
+    # Finding (crosscheck.sack_vs_ns3): on the 10-30-flow dumbbells ctlcc
+    # resends 0.57-0.63x what ns-3 (SACK + PRR) resends, while both drop
+    # about as much: ns-3 resends 1.5-2.2 segments per drop there.  Asserted
+    # to FAIL so that a change in either simulator shows.
+    check = cc.sack_vs_ns3("retransmitted", families=("dumbbell",))
+    assert check.labels == ("dumbbell n=10", "dumbbell n=20", "dumbbell n=30", "dumbbell n=50")
+    assert not check.within[:3].any() and check.within[3], check.rows()
+    ratio = check.measured / check.predicted
+    assert np.all((ratio[:3] > 0.5) & (ratio[:3] < 0.75)), ratio
+    assert "packets dropped, ctlcc / ns-3: dumbbell n=10 0.8" in check.note
+
+
 # --- bad input --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, match", [
