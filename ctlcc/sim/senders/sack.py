@@ -57,12 +57,13 @@ Sender (RFC 6675 §5), one scoreboard ring per flow (``Ctx.sack_board``):
   grows far beyond the window - on thesis Fig. 3.7 with a 4-packet buffer
   it reached 136 segments, ssthresh 68, and the slow start that followed
   overflowed the buffer again: 20 timeouts and 294 drops in 30 s, against
-  ns-3's 1 timeout and 60 drops (ns-3 sizes ssthresh on its bytes in
-  flight, which with SACK excludes SACKed and lost data).  The scoreboard
+  ns-3's 1 timeout and 60 drops; with this rule 1 timeout and 66 drops.
+  (ns-3's TcpSocketBase sizes ssthresh on its BytesInFlight, which with
+  SACK follows the scoreboard - not checked line by line.)  The scoreboard
   is kept, and segments it marks
   SACKed are skipped by the go-back-N (§5.1: "use this SACK information")
-  though each still takes its place in the window (conservative: ns-3
-  counts only un-SACKed data against cwnd after a timeout).
+  though each still takes its place in the window (conservative; ns-3's
+  post-timeout rules were not checked against its source).
 
 Retransmission timer: RFC 6298 (5.3), restarted by every ACK of new data,
 partial ACKs of a recovery included (RFC 6675 has no "Impatient" rule).
