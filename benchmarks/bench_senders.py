@@ -69,6 +69,11 @@ STTP (issue 11, target >= 0.5x Reno), measured 2026-11-23 in one run with
 ``--duration 60`` (load 8): Reno 108,508 packets per wall-second, STTP
 109,002 (1.00x): its law is compiled in the loop, one call per ACK.
 
+SACK (issue 11, target >= 0.5x Reno), measured 2026-11-23 with
+``measure(ROOT, 60, ["reno", "newreno", "sack"])`` twice on the loaded
+machine: 0.96x and 0.93x Reno (RFC 6675's scans of the scoreboard run
+only while it holds SACKed segments).
+
 Usage::
 
     python benchmarks/bench_senders.py [--duration 60] [--baseline /path/to/old/checkout] [--cold]
@@ -153,7 +158,7 @@ def main():
                     help="comma-separated subset of the senders to time (Reno always)")
     args = ap.parse_args()
     names = ["reno", "newreno", "tahoe", "vegas", "stpd", "stpd-fixed", "primo",
-             "iftp", "cbraa", "tcpfriend", "tfrc", "sttp"]       # issue 11: >= 0.5x Reno
+             "iftp", "cbraa", "tcpfriend", "tfrc", "sttp", "sack"]   # issue 11: >= 0.5x Reno
     if args.senders:
         names = ["reno"] + [n for n in args.senders.split(",") if n != "reno"]
     new = measure(ROOT, args.duration, names)

@@ -50,7 +50,10 @@ Claims checked (function, source):
 * :func:`sttp_packet_pair` - the packet-pair estimate (§III-A) vs the true
   bottleneck rate, over the paper's range of rates and positions;
 * :func:`sttp_rtt_scaling` - the alpha:beta law (§III-B.3) replayed on the
-  RTT sequence an STTP flow measured vs the bucket the sender ended with.
+  RTT sequence an STTP flow measured vs the bucket the sender ended with;
+* :func:`sack_vs_ns3` - the ``"sack"`` sender (RFC 6675) vs ns-3's SACK
+  TCP on the committed ns-3 runs (``data/ns3_*.csv``): goodput and
+  retransmissions.
 
 :func:`run_all` runs every claim with its fast defaults (the ``ctlcc
 report`` section ``crosscheck``).
@@ -92,6 +95,7 @@ __all__ = [
     "sttp_burst_bound",
     "sttp_packet_pair",
     "sttp_rtt_scaling",
+    "sack_vs_ns3",
     "run_all",
 ]
 
@@ -179,7 +183,7 @@ class CrossCheck:
         return out
 
 
-# --- claim 1: Reno under Bernoulli loss -------------------------------------------------
+# --- claim 1: Reno under Bernoulli loss -------------------------------------------------------
 
 def reno_square_root_law(probabilities=(1e-3, 3e-3, 1e-2), protocol="newreno", duration=60.0,
                          seeds=DEFAULT_SEEDS, preset="thesis_fig4_7"):
@@ -297,7 +301,7 @@ def reno_pftk(probabilities=(1e-3, 3e-3, 1e-2, 3e-2, 1e-1), protocol="newreno", 
         parameters=runs["parameters"])
 
 
-# --- claim 4: lossless single flow ----------------------------------------------------------
+# --- claim 4: lossless single flow ------------------------------------------------------------
 
 def reno_sawtooth_utilisation(presets=("thesis_fig3_7_sufficient", "thesis_fig3_7_insufficient"),
                               protocol="reno", duration=60.0, warmup=10.0):
@@ -374,7 +378,7 @@ def reno_sawtooth_utilisation(presets=("thesis_fig3_7_sufficient", "thesis_fig3_
     return check
 
 
-# --- claim 2: ST-PD -----------------------------------------------------------------------------
+# --- claim 2: ST-PD ---------------------------------------------------------------------------
 
 def stpd_decay(presets=("thesis_fig3_7_sufficient", "thesis_fig4_7"), gains=CALIBRATIONS["poles"],
                model="per_rtt", duration=40.0, excess=10):
@@ -554,7 +558,7 @@ def stpd_throughput_under_loss(probabilities=(1e-4, 1e-3, 3e-3, 6e-3), gains=CAL
         note="mean timeouts per run: " + ", ".join(f"{t:.1f}" for t in timeouts))
 
 
-# --- claim 3: Primo -----------------------------------------------------------------------
+# --- claim 3: Primo ---------------------------------------------------------------------------
 
 def primo_limit_cycle(bottleneck_rates=(1e6, 2e6, 8e6), duration=20.0, warmup=5.0):
     """Primo on one bottleneck: predicted mean queue, rate and period vs packets.
@@ -697,7 +701,7 @@ def primo_heterogeneous_fairness(extra_delays=(0.0, 10e-3, 24e-3), duration=20.0
         note="shared-loop model fairness [%]: " + ", ".join(f"{v:.0f}" for v in model))
 
 
-# --- claim 5: fluid Reno vs packet Reno ----------------------------------------------------
+# --- claim 5: fluid Reno vs packet Reno -------------------------------------------------------
 
 def fluid_reno_rate(probabilities=(3e-3, 1e-2, 3e-2), n=4, protocol="newreno", duration=60.0,
                     warmup=10.0, seeds=DEFAULT_SEEDS):
@@ -782,7 +786,7 @@ def fluid_reno_rate(probabilities=(3e-3, 1e-2, 3e-2), n=4, protocol="newreno", d
             f"{f:.1f}/{q:.1f}" for f, q in queues))
 
 
-# --- claims 8-10: IFTP ----------------------------------------------------------------------
+# --- IFTP: ideal and non-ideal bandwidth, friendliness ----------------------------------------
 
 def iftp_ideal_bandwidth(N=(8, 32, 64, 512, 1024, 5000), Ws=32, Wmax=50):
     """IFTP's ideal bandwidth theta(N) vs simulated lossless transfers of N packets.
@@ -1043,7 +1047,7 @@ def iftp_tcp_friendliness(duration=60.0, warmup=10.0, seeds=DEFAULT_SEEDS, bottl
             f"{p}: " + ", ".join(f"{x:.2f}" for x in row) for p, row in zip(pacings, shares)))
 
 
-# --- claims 6-8: CBRAA and TCP-Friend ------------------------------------------------------
+# --- CBRAA and TCP-Friend ---------------------------------------------------------------------
 
 def cbraa_loss_threshold(probabilities=(2e-3, 5e-3, 1e-2), duration=400.0, warmup=150.0,
                          seeds=DEFAULT_SEEDS):
@@ -1182,7 +1186,7 @@ def cbraa_smoothness(probabilities=(2e-3, 1e-2), duration=400.0, warmup=150.0,
             f"{np.mean(a):.3f} / {np.mean(b):.3f}" for a, b in zip(cb["cv"], fr["cv"])))
 
 
-# --- claims 9-10: TFRC ---------------------------------------------------------------------
+# --- TFRC (RFC 5348) --------------------------------------------------------------------------
 
 def tfrc_equation_rate(probabilities=(2e-3, 5e-3, 1e-2, 3e-2), duration=200.0, warmup=50.0,
                        seeds=DEFAULT_SEEDS):
@@ -1284,7 +1288,7 @@ def tfrc_newreno_share(presets=("cbraa_fig2", "sttp_fig3"), duration=200.0, warm
         note="; ".join(notes))
 
 
-# --- STTP: token bucket, packet pair, alpha:beta scaling --------------------------------
+# --- STTP: token bucket, packet pair, alpha:beta scaling --------------------------------------
 
 def sttp_burst_bound(n=4, duration=30.0, windows=(0.0, 0.05, 0.5, 2.0), sample_interval=0.01,
                      clocks=("ack", "timer")):
@@ -1518,6 +1522,118 @@ def sttp_rtt_scaling(configs=("STTP 9:1", "STTP 5:5", "STTP 1:9"), duration=60.0
         note="; ".join(notes) + " (paper: probe 64 kb/s, probe RTT 0.078 s, first RTT 0.255 s)")
 
 
+# --- SACK recovery vs ns-3's SACK TCP ---------------------------------------------------------
+
+#: ns-3 configuration compared with the "sack" sender, per family: SACK with
+#: classic recovery (no PRR) and limited transmit where it was run, else ns-3's
+#: default (SACK + PRR + limited transmit).
+SACK_NS3_VARIANT = {"fig3_7": "classic", "loss": "classic", "dumbbell": "default"}
+#: Goodput tolerance per family: issue 6's targets for ctlcc vs ns-3 (10 % where
+#: losses are congestion-only, 20 % for the throughput-vs-loss curve). [1]
+SACK_GOODPUT_TOLERANCE = {"fig3_7": 0.10, "loss": 0.20, "dumbbell": 0.10}
+#: Retransmission tolerance (every family). [1]
+SACK_RETX_TOLERANCE = 0.25
+
+
+def sack_vs_ns3(quantity="goodput", families=("fig3_7", "loss", "dumbbell")):
+    """The ``"sack"`` sender vs ns-3's SACK TCP on the committed ns-3 runs.
+
+    Scenarios: :func:`ctlcc.sim.ns3.comparison_cases` (thesis Fig. 3.7 with
+    buffers 14 and 4, 30 s; thesis Fig. 4.7 under uniform loss 1e-3 ... 1e-1,
+    300 s, seeds 0-4; the STTP Fig. 3 dumbbell with 10-50 flows, 100 s,
+    seeds 0-1), every flow ``Sack(limited_transmit=True)``.  Reference: the
+    same scenarios and seeds in ns-3.44 (``data/ns3_fig3_7.csv``,
+    ``ns3_loss.csv``, ``ns3_dumbbell.csv``, written by
+    ``benchmarks/ns3_compare.py --write-data``), variant
+    :data:`SACK_NS3_VARIANT`: ns-3's TcpNewReno with SACK, limited transmit
+    and classic recovery (the RFC 6675 configuration; RFC 6675 leaves the
+    window at ssthresh during recovery, PRR is RFC 6937) where that variant
+    was run, ns-3's default (SACK + PRR) on the dumbbell.  Compared per
+    scenario point: the seed-mean of the total goodput (bit/s) or of the
+    retransmitted segments.
+
+    Tolerances, fixed before the comparison: goodput 10 % (congestion-only
+    losses) and 20 % (random loss), issue 6's targets for ctlcc vs ns-3
+    (ns-3 samples the RTT on every ACK with timestamps and adds a 1 ms clock
+    granularity to its RTO; its ACKs grow with their SACK blocks; on the
+    dumbbell PRR moves goodput by a few percent; seed spread); retransmissions
+    25 %: they are losses plus the retransmissions of timeouts, losses scale
+    with the data sent (within the goodput tolerance) and the two senders
+    resend differently after a timeout (ctlcc goes back N, skipping SACKed
+    segments, each still taking its place in the window; ns-3 resends from
+    its scoreboard);
+    ctlcc's receiver carries one SACK block per ACK, ns-3's up to four (no
+    difference without ACK loss: the reverse paths here are uncongested).
+
+    Finding (measured 2026-11-23): goodput within 0.90-1.08 of ns-3 on every
+    point; retransmissions within 0.88-1.14 on Fig. 3.7 and under random
+    loss, but 0.57-0.63 of ns-3's on the 10-30-flow dumbbells although the
+    drops agree (0.88-1.08): ns-3 (SACK + PRR) resends 1.5-2.2 segments
+    per drop there, ctlcc 1.15-1.25, and ns-3 counts 1.9-3.4x as many timeouts
+    on 20-30 flows (its counter counts episodes, ctlcc's every expiry), so
+    the excess is most likely ns-3 resending segments still in flight after
+    its timeouts (not traced further); the tolerance is not widened for it.
+
+    Parameters
+    ----------
+    quantity : {"goodput", "retransmitted"}
+    families : sequence of {"fig3_7", "loss", "dumbbell"}
+
+    Returns
+    -------
+    CrossCheck
+        ``quantity``: total goodput [bit/s] or retransmitted segments [segments].
+
+    References
+    ----------
+    RFC 6675 (Blanton et al. 2012); ns-3.44 ``TcpSocketBase`` with SACK
+    (``ctlcc.sim.ns3``); Xu (2002) Figs. 3.7 and 4.7; Wade, Kara & Dew
+    (2000) Fig. 3.
+    """
+    from .sim.ns3 import COMPARISON_FAMILIES
+
+    quantity = check_choice("quantity", quantity, ("goodput", "retransmitted"))
+    families = check_sequence("families", families,
+                              lambda name, f: check_choice(name, f, COMPARISON_FAMILIES),
+                              min_length=1, max_length=3)
+    labels, predicted, samples, tolerance, parameters, drops = [], [], [], [], {}, []
+    column = "goodput_bps" if quantity == "goodput" else "retransmitted"
+    for family in families:
+        points = _sack_ns3_runs(family)
+        for label, (ns3_values, ctlcc_values) in points.items():
+            labels.append(f"{family} {label}")
+            predicted.append(float(np.mean(ns3_values[column])))
+            samples.append(ctlcc_values[column])
+            drops.append(np.mean(ctlcc_values["dropped"]) / np.mean(ns3_values["dropped"]))
+            tolerance.append((SACK_GOODPUT_TOLERANCE[family] if quantity == "goodput"
+                              else SACK_RETX_TOLERANCE) * predicted[-1])
+        parameters[family] = SACK_NS3_VARIANT[family]
+    # the families hold 1, 5 and 2 seeds per point: mean and spread per point
+    measured = np.array([np.mean(row) for row in samples])
+    spread = np.array([np.std(row, ddof=1) if len(row) > 1 else 0.0 for row in samples])
+    predicted, tolerance = np.array(predicted), np.array(tolerance)
+    within = np.abs(measured - predicted) <= tolerance
+    unit = "total goodput [bit/s]" if quantity == "goodput" else "retransmitted [segments]"
+    reason = ("goodput 10 % (congestion losses) / 20 % (random loss): issue 6's ctlcc-vs-ns-3 "
+              "targets" if quantity == "goodput" else
+              "25 %: losses scale with the data sent; timeouts resend differently")
+    return CrossCheck(
+        name=f"sack_vs_ns3_{quantity}",
+        claim=f"ctlcc's RFC 6675 SACK sender matches ns-3's SACK TCP in {quantity}",
+        source="RFC 6675; ns-3.44 TcpNewReno with SACK (data/ns3_*.csv)",
+        quantity=unit, labels=tuple(labels), predicted=predicted, measured=measured,
+        spread=spread, tolerance=tolerance,
+        tolerance_reason=reason + "; ns-3 variant: " + ", ".join(
+            f"{k} {v}" for k, v in parameters.items()),
+        within=within, passed=bool(np.all(within)),
+        parameters={"families": tuple(families), "ns3_variant": parameters,
+                    "sender": "Sack(limited_transmit=True)"},
+        note="ctlcc / ns-3: " + ", ".join(
+            f"{lab} {m / q:.2f}" for lab, m, q in zip(labels, measured, predicted))
+        + "; packets dropped, ctlcc / ns-3: " + ", ".join(
+            f"{lab} {d:.2f}" for lab, d in zip(labels, drops)))
+
+
 @lru_cache(maxsize=1)
 def run_all():
     """Every claim with its fast defaults, in report order.
@@ -1561,10 +1677,12 @@ def run_all():
         sttp_burst_bound(),
         sttp_packet_pair(),
         sttp_rtt_scaling(),
+        sack_vs_ns3("goodput"),
+        sack_vs_ns3("retransmitted"),
     )
 
 
-# --- private helpers ----------------------------------------------------------------------
+# --- private helpers --------------------------------------------------------------------------
 # argument checks: all made before the first simulation -------------------------------------
 
 _RENO_PROTOCOLS = ("reno", "newreno")
@@ -1711,6 +1829,33 @@ def _rate_runs_cached(protocol, probabilities, duration, warmup, seeds):
     out["parameters"] = {"protocol": protocol, "duration": duration, "warmup": warmup,
                          "seeds": tuple(seeds), "link": "100 Mb/s 40 ms, 10 Mb/s 5 ms access",
                          "mean_rtt": tuple(np.round(out["rtt"].mean(axis=1), 4))}
+    return out
+
+
+@lru_cache(maxsize=4)
+def _sack_ns3_runs(family):
+    """{label: (ns-3 columns over seeds, ctlcc columns over seeds)} of one family."""
+    from .sim.ns3 import comparison_cases, read_ns3_csv
+    from .sim.senders import Sack
+
+    table = read_ns3_csv(f"ns3_{family}").where(variant=SACK_NS3_VARIANT[family])
+    out = {}
+    for case in comparison_cases(family, protocol=Sack(limited_transmit=True)):
+        key = next(iter(case.params))
+        rows = table.where(**{key: case.params[key]}, seed=case.seed)
+        if len(rows) == 0:
+            raise RuntimeError(f"data/ns3_{family}.csv has no row for {case.label}, "
+                               f"seed {case.seed}")
+        result = run(case.scenario, case.duration, seed=case.seed, progress=False)
+        ns3_values, ctlcc_values = out.setdefault(
+            case.label, ({"goodput_bps": [], "retransmitted": [], "dropped": []},
+                         {"goodput_bps": [], "retransmitted": [], "dropped": []}))
+        ns3_values["goodput_bps"].append(float(rows["goodput_bps"].sum()))
+        ns3_values["retransmitted"].append(float(rows["retransmitted"].sum()))
+        ns3_values["dropped"].append(float(rows["dropped"].sum()))
+        ctlcc_values["dropped"].append(float(sum(f.dropped for f in result.flows)))
+        ctlcc_values["goodput_bps"].append(float(sum(f.goodput_bps for f in result.flows)))
+        ctlcc_values["retransmitted"].append(float(sum(f.retransmitted for f in result.flows)))
     return out
 
 

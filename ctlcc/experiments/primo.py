@@ -13,9 +13,10 @@ five criteria of :func:`ctlcc.sim.criteria.primo_criteria` and returns a
 frozen result; :func:`claims` compares them with the paper's numbers
 (``data/primo_sim_published.csv``).
 
-The paper's protocol list is :data:`PAPER_PROTOCOLS`; "sack" and "tfrc"
-raise the engine's unknown-protocol error until the engine registers them,
-so the default runs use :data:`PROTOCOLS` (Reno, Vegas, Primo).
+The paper's protocol list is :data:`PAPER_PROTOCOLS`; "tfrc" raises the
+engine's unknown-protocol error until the engine registers it ("sack" is
+registered: :class:`ctlcc.sim.senders.Sack`), and the default runs use
+:data:`PROTOCOLS` (Reno, Vegas, Primo).
 
 Common choices (the paper does not print them):
 

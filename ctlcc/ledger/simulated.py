@@ -44,6 +44,8 @@ PAPERS = {
     "sttp_burst_bound": ("sttp", "§III-B, token bucket (sigma + rho S)"),
     "sttp_packet_pair": ("sttp", "§III-A, packet pair"),
     "sttp_rtt_scaling": ("sttp", "§III-B.3, alpha:beta scaling"),
+    "sack_vs_ns3_goodput": ("rfc6675", "§5, SACK loss recovery (reference: ns-3.44 runs)"),
+    "sack_vs_ns3_retransmitted": ("rfc6675", "§5, SACK loss recovery (reference: ns-3.44 runs)"),
 }
 
 #: Report items that show a check, beyond the two cross-check tables.
@@ -193,7 +195,7 @@ def _strip_prefix(name, paper):
 
 
 def _function(name):
-    return re.sub(r"_per_(rtt|slot)$", "", name)
+    return re.sub(r"_per_(rtt|slot)$|(?<=^sack_vs_ns3)_(goodput|retransmitted)$", "", name)
 
 
 def _unit(text):

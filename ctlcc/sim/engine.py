@@ -418,6 +418,9 @@ class _Simulation:
         self.ff, self.fi = ff, fi
         ring = 1 << int(math.ceil(math.log2(2 * tcp.max_window + 2)))
         self.rbits = np.zeros((n, ring), dtype=np.uint8)
+        # RFC 6675 scoreboards (sender side), only when a flow runs "sack"
+        board = ring if any(isinstance(x, senders_mod.Sack) for x in specs) else 1
+        self.sack_board = np.zeros((n, board), dtype=np.bool_)
         h = K.H_PRIMO if any(isinstance(x, senders_mod.Primo) for x in specs) else 1
         self.ph_t, self.ph_v = np.zeros((n, h)), np.zeros((n, h))
         self.rh_t, self.rh_v = np.zeros((n, h)), np.zeros((n, h))
@@ -556,7 +559,7 @@ class _Simulation:
                        self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
                        self.ph_t, self.ph_v, self.rh_t, self.rh_v, self.tab, self.bott,
                        self.samp_t, self.samp_w, self.samp_r, self.samp_sent, self.samp_dlv,
-                       self.samp_q, self.rtt_buf, self.drop_buf)
+                       self.samp_q, self.rtt_buf, self.drop_buf, self.sack_board)
 
     def _law(self, f):
         """Evaluate a user-supplied callable a flow is waiting for (ST-PD gains)."""

@@ -59,10 +59,12 @@ Differences that remain between the two simulators (measured by
 the report's ``ns3`` section):
 
 * loss recovery: ns-3 repairs with SACK (RFC 6675) and sizes the window
-  with PRR (RFC 6937); ctlcc's senders have neither.  PRR changes goodput
-  by a few percent (the ``"classic"`` variant); SACK matters when a window
-  holds several losses: at 10 % random loss ns-3's default delivers about
-  1.5x what ns-3 without SACK delivers, and ctlcc matches the latter.
+  with PRR (RFC 6937); ctlcc's Reno/NewReno have neither, its ``"sack"``
+  sender has SACK (RFC 6675) but not PRR.  PRR changes goodput by a few
+  percent (the ``"classic"`` variant); SACK matters when a window holds
+  several losses: at 10 % random loss ns-3's default delivers about 1.5x
+  what ns-3 without SACK delivers, ctlcc's NewReno matches the latter and
+  ctlcc's ``"sack"`` the former (:func:`ctlcc.crosscheck.sack_vs_ns3`).
   Drop and retransmission counts depend on the recovery too (ns-3 itself
   drops 2.5x more without SACK on the 10-flow dumbbell), so only goodput
   carries a target;

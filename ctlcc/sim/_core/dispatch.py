@@ -21,7 +21,7 @@ import textwrap
 import numba
 import numpy as np
 
-from ..senders import cbraa, iftp, open_loop, primo, stpd, sttp, tfrc, vegas, window
+from ..senders import cbraa, iftp, open_loop, primo, sack, stpd, sttp, tfrc, vegas, window
 from .layout import (
     DONE, EV_ARRIVE, EV_DEFER, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STOP, F_CWND, F_RATE,
     F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, I_ACTIVE, I_DELIVERED,
@@ -43,6 +43,7 @@ CBR, POISSON = open_loop.CBR, open_loop.POISSON
 IFTP = iftp.CODE
 CBRAA, TCPFRIEND, TFRC = cbraa.CBRAA, cbraa.TCPFRIEND, tfrc.CODE
 STTP = sttp.CODE
+SACK = sack.CODE
 
 _inline = numba.njit(cache=True, inline="always")
 
@@ -118,6 +119,10 @@ sttp_on_ack = _own(sttp.on_ack)
 sttp_on_pace = _own(sttp.on_pace)
 sttp_on_rto = _own(sttp.on_rto)
 sttp_on_start = _own(sttp.on_start)
+sack_on_ack = _own(sack.on_ack)
+sack_on_data = _own(sack.on_data)
+sack_on_rto = _own(sack.on_rto)
+sack_on_start = _own(sack.on_start)
 
 
 @_inline
@@ -137,6 +142,8 @@ def on_start(now, f, ctx, rng):
     elif proto == PRIMO:
         primo_draw(f, ctx, rng)
         primo_on_start(now, f, ctx)
+    elif proto == SACK:
+        sack_on_start(now, f, ctx)
     elif proto == CBR or proto == POISSON:
         open_loop_send_one(now, f, proto == POISSON, ctx, rng)
     elif proto == IFTP:
@@ -168,6 +175,8 @@ def on_data(now, p, ctx):
         cbraa_on_data(now, p, f, seq, ctx)
     elif proto == TFRC:
         tfrc_on_data(now, p, f, seq, ctx)
+    elif proto == SACK:
+        sack_on_data(now, p, f, seq, ctx)
     elif proto == RENO or proto == NEWRENO or proto == TAHOE or proto == VEGAS \
             or proto == STPD or proto == STTP:
         cumulative_ack_receiver(now, p, f, seq, ctx)
@@ -207,6 +216,8 @@ def on_ack(now, p, ctx):
         tfrc_on_feedback(now, f, sample, aux1, aux2, ctx)
     elif proto == STTP:
         sttp_on_ack(now, f, ack, sample, echo_retx, flag, ctx)
+    elif proto == SACK:
+        sack_on_ack(now, f, ack, sample, echo_retx, aux1, aux2, ctx)
     else:
         undispatched(f, ctx)
 
@@ -229,6 +240,8 @@ def on_rto(now, f, ctx, rng):
         tfrc_on_rto(now, f, ctx)
     elif proto == STTP:
         sttp_on_rto(now, f, ctx)
+    elif proto == SACK:
+        sack_on_rto(now, f, ctx)
     else:
         undispatched(f, ctx)
 

@@ -41,11 +41,13 @@ from .layout import (
 __all__ = []
 
 #: The arrays of one run, grouped (see engine._Simulation for their shapes).
+#: ``sack_board`` (last, added for the SACK sender): one RFC 6675 scoreboard
+#: ring of bools per flow, ``(n, ring)`` when a flow runs "sack", else ``(n, 1)``.
 Ctx = namedtuple("Ctx", [
     "g", "meta", "ht", "hs", "hk", "ha", "hb", "pi", "pf", "free", "cf", "ci", "ring_s",
     "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "ph_t", "ph_v", "rh_t",
     "rh_v", "tab", "bott", "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_q",
-    "rtt_buf", "drop_buf"])
+    "rtt_buf", "drop_buf", "sack_board"])
 
 _jit = numba.njit(cache=True)
 _inline = numba.njit(cache=True, inline="always")

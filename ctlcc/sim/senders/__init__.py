@@ -20,6 +20,7 @@ cbraa      :class:`Cbraa`                      :mod:`.cbraa`
 tcpfriend  :class:`TcpFriend`                  :mod:`.cbraa`
 tfrc       :class:`Tfrc`                       :mod:`.tfrc`
 sttp       :class:`Sttp`                       :mod:`.sttp`
+sack       :class:`Sack`                       :mod:`.sack`
 =========  ==================================  ======================================
 
 :data:`REGISTRY` is the single list of protocols: :data:`PROTOCOLS`, the
@@ -38,6 +39,7 @@ from .cbraa import Cbraa, TcpFriend
 from .iftp import Iftp
 from .open_loop import Cbr, Poisson
 from .primo import Primo
+from .sack import Sack
 from .stpd import Stpd
 from .sttp import Sttp
 from .tfrc import Tfrc
@@ -45,14 +47,14 @@ from .vegas import Vegas
 from .window import NewReno, Reno, Tahoe
 
 __all__ = ["SenderSpec", "Reno", "NewReno", "Tahoe", "Vegas", "Stpd", "Primo", "Cbr",
-           "Poisson", "Iftp", "Cbraa", "TcpFriend", "Tfrc", "Sttp", "REGISTRY", "SENDERS",
-           "PROTOCOLS", "BY_CODE", "resolve"]
+           "Poisson", "Iftp", "Cbraa", "TcpFriend", "Tfrc", "Sttp", "Sack", "REGISTRY",
+           "SENDERS", "PROTOCOLS", "BY_CODE", "resolve"]
 
 #: Every sender the engine runs, in increasing order of their dispatch codes
 #: (each module fixes its code as a literal so numba can freeze it; codes are
 #: unique but need not be contiguous).
 REGISTRY = (Reno, NewReno, Tahoe, Vegas, Stpd, Primo, Cbr, Poisson, Iftp, Cbraa, TcpFriend, Tfrc,
-            Sttp)
+            Sttp, Sack)
 #: protocol name -> spec class.
 SENDERS = {cls.name: cls for cls in REGISTRY}
 #: The protocol names ("cbr" and "poisson" are open-loop sources without ACKs).
@@ -89,7 +91,7 @@ def resolve(protocol=None, sender=None):
     >>> resolve("cubic")
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson', 'iftp', 'cbraa', 'tcpfriend', 'tfrc', 'sttp'; got 'cubic'
+    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson', 'iftp', 'cbraa', 'tcpfriend', 'tfrc', 'sttp', 'sack'; got 'cubic'
     """
     if isinstance(protocol, SenderSpec):
         if sender is not None and sender != protocol:

@@ -1,0 +1,416 @@
+# ctlcc.sim.senders.sack - NewReno window rules with SACK loss recovery (RFC 6675)
+"""TCP with SACK-based loss recovery (RFC 6675) on NewReno's window rules.
+
+The TCP the Primo paper (Chatté, Ducourthial & Niculescu 2006) calls
+"Sack" and ns-3's default: growth and cuts of :mod:`ctlcc.laws.tcp`
+(slow start, congestion avoidance, ssthresh = max(FlightSize/2, 2)), and
+recovery driven by the RFC 6675 scoreboard of :mod:`ctlcc.laws.sack`,
+whose cores (``IsLost``, ``SetPipe``, ``NextSeg`` rules 1-4,
+``RecoveryPoint``) are compiled into the event loop - the same function
+objects the law's tests check against the RFC text.
+
+Receiver (RFC 2018).  Each ACK carries one SACK block ``[start, end)`` in
+the packet columns ``Q_AUX1``/``Q_AUX2`` (segments; ``end <= start``: no
+block).  RFC 2018 §4: the first block holds the segment that triggered the
+ACK, unless that segment advanced the cumulative ACK; then ctlcc reports
+the lowest block above the new cumulative ACK (the receiver keeps no list
+of recent blocks).  The sender learns only what ACKs carry.
+
+Cost of one block.  Without ACK loss one block per ACK rebuilds the
+receiver's out-of-order map exactly (every out-of-order arrival is
+reported, with its whole run, in the ACK it triggers).  A lost ACK loses
+its information only when no later ACK re-reports the run: the next
+arrival in the same run re-reports it whole, and a cumulative advance
+re-reports the lowest run; a run that ends just before a lost ACK and lies
+above another run stays unknown until the cumulative ACK reaches it.  A
+real receiver sends 3-4 blocks (RFC 2018 §3) and loses less: under ACK
+loss this sender may see fewer SACKed segments (later IsLost, a pipe
+too large, a NextSeg rule 3 retransmission of data the receiver holds).
+
+Sender (RFC 6675 §5), one scoreboard ring per flow (``Ctx.sack_board``):
+
+* every ACK updates the scoreboard (Update()); a cumulative ACK resets
+  DupAcks; an ACK with newly SACKed segments is a duplicate ACK (§2),
+  cumulative or not;
+* outside recovery, a duplicate ACK increments DupAcks; recovery starts
+  when DupAcks >= DupThresh or IsLost(HighACK + 1) (steps 1-2, and not
+  before HighACK >= RecoveryPoint after a timeout, §5.1); else, with
+  ``limited_transmit``, step (3): HighRxt = HighACK and new segments while
+  cwnd - pipe >= 1 (RFC 3042 through the scoreboard);
+* entry, step (4): RecoveryPoint = HighData, ssthresh = cwnd =
+  max(FlightSize/2, 2) with FlightSize excluding the limited-transmit
+  segments (RFC 5681 §3.2), retransmit HighACK + 1, HighRxt = RescueRxt =
+  HighACK + 1, then step (C);
+* in recovery, steps (B)-(C): SetPipe(), then while cwnd - pipe >= 1 the
+  segment NextSeg() picks (rules 1-3; rule 4, the rescue retransmission,
+  when ``rescue`` is True), pipe + 1 per segment; the window neither
+  grows nor shrinks until recovery ends (A) with a cumulative ACK above
+  RecoveryPoint, where NewReno's cwnd = ssthresh holds;
+* timeout (RFC 6298, RFC 5681 (4), RFC 6675 §5.1): as the window senders
+  (cwnd = 1, go-back-N from HighACK + 1, RecoveryPoint = HighData) but
+  ssthresh = max(pipe/2, 2), pipe from SetPipe() with nothing counted as
+  resent: the data still in the network, without what the receiver holds
+  (SACKed) or what IsLost() declares lost.  RFC 5681's FlightSize (all
+  data not cumulatively acknowledged) counts SACKed data too: while a lost
+  retransmission holds the cumulative ACK (RFC 6675 cannot detect it
+  before the timer), NextSeg() rule 2 keeps sending new data and FlightSize
+  grows far beyond the window - on thesis Fig. 3.7 with a 4-packet buffer
+  it reached 136 segments, ssthresh 68, and the slow start that followed
+  overflowed the buffer again: 20 timeouts and 294 drops in 30 s, against
+  ns-3's 1 timeout and 60 drops; with this rule 1 timeout and 66 drops.
+  (ns-3's TcpSocketBase sizes ssthresh on its BytesInFlight, which with
+  SACK follows the scoreboard - not checked line by line.)  The scoreboard
+  is kept, and segments it marks
+  SACKed are skipped by the go-back-N (§5.1: "use this SACK information")
+  though each still takes its place in the window (conservative; ns-3's
+  post-timeout rules were not checked against its source).
+
+Retransmission timer: RFC 6298 (5.3), restarted by every ACK of new data,
+partial ACKs of a recovery included (RFC 6675 has no "Impatient" rule).
+
+References
+----------
+RFC 6675 (Blanton, Allman, Wang, Jarvinen, Kojo, Nishida, 2012) §2, §4,
+§5, §5.1; RFC 2018 (Mathis, Mahdavi, Floyd, Romanow, 1996) §3-4; RFC 5681
+§3.1-3.2; RFC 3042; RFC 6298.
+"""
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from ..._validation import check_positive_int
+from ...errors import ParameterError
+from ...laws import sack as law
+from ...laws.sack import RULE_NEW_DATA, RULE_NONE
+from .._core.layout import (
+    F_CWND, F_RTO, F_RTO_DEADLINE, F_SSTHRESH, G_MAX_WINDOW, I_ACTIVE, I_DUPACKS,
+    I_FAST_RETX, I_IN_RECOVERY, I_RCV_NXT, I_RECOVER, I_ROUND_ACKED, I_ROUND_END, I_SND_MAX,
+    I_SND_NXT, I_SND_UNA, NF_COMMON, NI_COMMON, Q_AUX1, Q_AUX2,
+)
+from .._core.net import arm, cumulative_ack_receiver, emit_ack, rto_estimate, send
+from . import window as W
+from ._base import SenderSpec
+
+__all__ = ["Sack"]
+
+CODE = 13
+# private columns: options (float), recovery state and receiver state (int)
+F_SK_DUPTHRESH, F_SK_LIMITED, F_SK_RESCUE = NF_COMMON, NF_COMMON + 1, NF_COMMON + 2
+(I_HIGH_RXT, I_RESCUE_RXT, I_HIGH_SACK, I_LT_SENT, I_BLK_S, I_BLK_E,
+ I_RCV_HIGH) = range(NI_COMMON, NI_COMMON + 7)
+
+_inline = numba.njit(cache=True, inline="always")
+_jit = numba.njit(cache=True)
+# the RFC 6675 cores of ctlcc.laws.sack, compiled in (no second copy)
+mark_sacked = numba.njit(law.mark_sacked_core, cache=True, inline="always")
+advance = numba.njit(law.advance_core, cache=True, inline="always")
+pipe_of = numba.njit(law.pipe_core, cache=True)
+next_seg = numba.njit(law.next_seg_core, cache=True)
+rescue_seg = numba.njit(law.rescue_seg_core, cache=True)
+enter_recovery = numba.njit(law.enter_recovery_core, cache=True)
+recovery_done = numba.njit(law.recovery_done_core, cache=True, inline="always")
+# NewReno's window rules of ctlcc.laws.tcp (the same objects window.py compiles)
+increase, loss_ssthresh = W.increase, W.loss_ssthresh
+
+
+@dataclass(frozen=True)
+class Sack(SenderSpec):
+    """NewReno window rules with RFC 6675 SACK loss recovery.
+
+    Attributes
+    ----------
+    dupthresh : int or None
+        DupThresh, >= 1; None takes the scenario's
+        ``TcpOptions.dupack_threshold`` (3). [segments]
+    limited_transmit : bool or None
+        RFC 6675 §5 step (3) (limited transmit through the scoreboard);
+        None takes the scenario's ``TcpOptions.limited_transmit``.
+    rescue : bool
+        NextSeg() rule 4, one rescue retransmission per recovery (a SHOULD
+        of RFC 6675 §4).
+
+    Examples
+    --------
+    >>> Sack().options()
+    {'dupthresh': None, 'limited_transmit': None, 'rescue': True}
+    >>> Sack(dupthresh=0)
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: dupthresh must be an integer >= 1 and <= 4096, got 0
+    >>> Sack(limited_transmit="yes")
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: limited_transmit must be one of None, True, False; got 'yes'
+    """
+
+    name = "sack"
+    code = CODE
+    dupthresh: int = None
+    limited_transmit: bool = None
+    rescue: bool = True
+
+    def __post_init__(self):
+        if self.dupthresh is not None:
+            object.__setattr__(self, "dupthresh",
+                               check_positive_int("dupthresh", self.dupthresh, maximum=4096))
+        if not (self.limited_transmit is None or isinstance(self.limited_transmit, bool)):
+            raise ParameterError(f"limited_transmit must be one of None, True, False; "
+                                 f"got {self.limited_transmit!r}")
+        if not isinstance(self.rescue, bool):
+            raise ParameterError(f"rescue must be one of True, False; got {self.rescue!r}")
+
+    def init_flow(self, ff, fi, tab, j, tcp):
+        W.init_window_flow(ff, fi, j, tcp)
+        ff[j, F_SK_DUPTHRESH] = tcp.dupack_threshold if self.dupthresh is None else self.dupthresh
+        lt = tcp.limited_transmit if self.limited_transmit is None else self.limited_transmit
+        ff[j, F_SK_LIMITED] = 1.0 if lt else 0.0
+        ff[j, F_SK_RESCUE] = 1.0 if self.rescue else 0.0
+        fi[j, I_HIGH_RXT] = -1
+        fi[j, I_RESCUE_RXT] = -1
+        fi[j, I_HIGH_SACK] = -1
+        fi[j, I_RCV_HIGH] = -1
+
+
+# --- receiver (RFC 2018) -------------------------------------------------------------------
+
+@_inline
+def on_data(now, p, f, seq, ctx):
+    """Cumulative ACK plus one SACK block (RFC 2018 §4) in Q_AUX1/Q_AUX2."""
+    fi, rbits, pf = ctx.fi, ctx.rbits, ctx.pf
+    ring = rbits.shape[1]
+    if seq > fi[f, I_RCV_HIGH] and seq < fi[f, I_RCV_NXT] + ring:
+        fi[f, I_RCV_HIGH] = seq
+    cumulative_ack_receiver(now, p, f, seq, ctx)
+    nxt = fi[f, I_RCV_NXT]
+    high = fi[f, I_RCV_HIGH]
+    start, end = 0, 0
+    if seq > nxt and seq < nxt + ring and rbits[f, seq % ring] != 0:
+        # out of order: the run that holds seq
+        if seq == fi[f, I_BLK_E] and fi[f, I_BLK_S] > nxt:
+            start = fi[f, I_BLK_S]  # the run reported last grows at its end
+        else:
+            start = seq
+            while start - 1 > nxt and rbits[f, (start - 1) % ring] != 0:
+                start -= 1
+        end = seq + 1
+    else:
+        # seq advanced the cumulative ACK (or was a duplicate): the lowest run above it
+        s = nxt + 1
+        while s <= high and rbits[f, s % ring] == 0:
+            s += 1
+        if s <= high:
+            start = s
+            end = s + 1
+    if end > start:
+        while end <= high and rbits[f, end % ring] != 0:
+            end += 1
+        fi[f, I_BLK_S] = start
+        fi[f, I_BLK_E] = end
+    pf[p, Q_AUX1] = start
+    pf[p, Q_AUX2] = end
+    emit_ack(now, p, f, ctx)
+
+
+# --- sender -----------------------------------------------------------------------------
+
+@_inline
+def on_start(now, f, ctx):
+    send_window(now, f, ctx)
+
+
+@_inline
+def send_window(now, f, ctx):
+    """Send while snd_nxt < snd_una + cwnd, skipping segments the scoreboard holds."""
+    ff, fi = ctx.ff, ctx.fi
+    if fi[f, I_ACTIVE] == 0:
+        return
+    board = ctx.sack_board[f]
+    cap = board.shape[0]
+    window = int(ff[f, F_CWND])
+    if window < 1:
+        window = 1
+    maxw = int(ctx.g[G_MAX_WINDOW])
+    if window > maxw:
+        window = maxw
+    sent_any = False
+    high_sack = fi[f, I_HIGH_SACK]
+    while fi[f, I_SND_NXT] < fi[f, I_SND_UNA] + window:
+        seq = fi[f, I_SND_NXT]
+        fi[f, I_SND_NXT] = seq + 1
+        if seq < fi[f, I_SND_MAX]:
+            if seq <= high_sack and board[seq % cap]:
+                continue  # SACKed: the receiver holds it (RFC 6675 §5.1)
+            send(now, f, seq, 1, 0, ctx)
+        else:
+            send(now, f, seq, 0, 0, ctx)
+            fi[f, I_SND_MAX] = seq + 1
+        sent_any = True
+    if sent_any and ff[f, F_RTO_DEADLINE] == np.inf:
+        arm(now + ff[f, F_RTO], f, ctx)
+
+
+@_inline
+def can_send_new(f, ctx):
+    """NextSeg() rule 2's condition: the flow runs and the receiver window allows."""
+    fi = ctx.fi
+    flight = fi[f, I_SND_MAX] - fi[f, I_SND_UNA]
+    limit = int(ctx.g[G_MAX_WINDOW])
+    cap = ctx.sack_board.shape[1]
+    if limit > cap - 1:
+        limit = cap - 1
+    return fi[f, I_ACTIVE] == 1 and flight < limit
+
+
+@_jit
+def recovery_send(now, f, pipe, ctx):
+    """RFC 6675 §5 step (C): NextSeg() while cwnd - pipe >= 1 segment."""
+    ff, fi = ctx.ff, ctx.fi
+    board = ctx.sack_board[f]
+    dupthresh = int(ff[f, F_SK_DUPTHRESH])
+    sent_any = False
+    while ff[f, F_CWND] - pipe >= 1.0:
+        una = fi[f, I_SND_UNA]
+        high_data = fi[f, I_SND_MAX] - 1
+        seq, rule = next_seg(board, una, high_data, fi[f, I_HIGH_RXT], dupthresh,
+                             can_send_new(f, ctx))
+        if rule == RULE_NONE:
+            if ff[f, F_SK_RESCUE] == 0.0:
+                break
+            seq = rescue_seg(board, una, high_data, fi[f, I_RESCUE_RXT])
+            if seq < 0:
+                break
+            fi[f, I_RESCUE_RXT] = fi[f, I_RECOVER]  # rule 4: RescueRxt = RecoveryPoint
+            send(now, f, seq, 1, 0, ctx)
+        elif rule == RULE_NEW_DATA:
+            send(now, f, seq, 0, 0, ctx)
+            fi[f, I_SND_NXT] = seq + 1
+            fi[f, I_SND_MAX] = seq + 1
+        else:  # rules 1 and 3 (C.2)
+            fi[f, I_HIGH_RXT] = seq
+            send(now, f, seq, 1, 0, ctx)
+        pipe += 1  # (C.4)
+        sent_any = True
+    if sent_any and ff[f, F_RTO_DEADLINE] == np.inf:
+        arm(now + ff[f, F_RTO], f, ctx)
+
+
+@_jit
+def duplicate(now, f, ctx):
+    """RFC 6675 §5 steps (1)-(4) for a duplicate ACK outside recovery."""
+    ff, fi = ctx.ff, ctx.fi
+    board = ctx.sack_board[f]
+    una = fi[f, I_SND_UNA]
+    high_data = fi[f, I_SND_MAX] - 1
+    dupthresh = int(ff[f, F_SK_DUPTHRESH])
+    fi[f, I_DUPACKS] += 1
+    if enter_recovery(fi[f, I_DUPACKS], board, una, high_data, dupthresh):
+        # (4.1)-(4.3)
+        fi[f, I_FAST_RETX] += 1
+        fi[f, I_RECOVER] = high_data
+        half = loss_ssthresh(fi[f, I_SND_MAX] - una - fi[f, I_LT_SENT])
+        ff[f, F_SSTHRESH] = half
+        ff[f, F_CWND] = half
+        fi[f, I_IN_RECOVERY] = 1
+        fi[f, I_HIGH_RXT] = una
+        fi[f, I_RESCUE_RXT] = una
+        send(now, f, una, 1, 0, ctx)
+        # (4.4)-(4.5)
+        recovery_send(now, f, pipe_of(board, una, high_data, una, dupthresh), ctx)
+    elif ff[f, F_SK_LIMITED] > 0.0:
+        # (3): HighRxt = HighACK, new data while cwnd - pipe >= 1
+        fi[f, I_HIGH_RXT] = una - 1
+        pipe = pipe_of(board, una, high_data, una - 1, dupthresh)
+        while ff[f, F_CWND] - pipe >= 1.0 and can_send_new(f, ctx):
+            seq = fi[f, I_SND_MAX]
+            send(now, f, seq, 0, 0, ctx)
+            fi[f, I_SND_NXT] = seq + 1
+            fi[f, I_SND_MAX] = seq + 1
+            fi[f, I_LT_SENT] += 1
+            pipe += 1
+        if ff[f, F_RTO_DEADLINE] == np.inf:
+            arm(now + ff[f, F_RTO], f, ctx)
+
+
+@_inline
+def on_ack(now, f, ack, sample, echo_retx, aux1, aux2, ctx):
+    ff, fi = ctx.ff, ctx.fi
+    if not W.ack_preamble(f, ack, sample, echo_retx, ctx):
+        return
+    board = ctx.sack_board[f]
+    una = fi[f, I_SND_UNA]
+    cumulative = ack > una
+    if cumulative:
+        # Update(): the cumulative ACK clears the flags it passes
+        if fi[f, I_HIGH_SACK] >= una:
+            top = fi[f, I_HIGH_SACK] + 1
+            advance(board, una, ack if ack < top else top)
+        fi[f, I_SND_UNA] = ack
+        if fi[f, I_SND_NXT] < ack:
+            fi[f, I_SND_NXT] = ack
+        fi[f, I_ROUND_ACKED] += ack - una
+        if echo_retx == 0:  # RFC 6298 with Karn's rule
+            rto_estimate(f, sample, ctx)
+        fi[f, I_DUPACKS] = 0
+        fi[f, I_LT_SENT] = 0
+        una = ack
+    # Update(): the SACK block, within [una, HighData]
+    newly = 0
+    start = int(aux1)
+    end = int(aux2)
+    if start < una:
+        start = una
+    if end > fi[f, I_SND_MAX]:
+        end = fi[f, I_SND_MAX]
+    if end > start:
+        newly = mark_sacked(board, start, end)
+        if end - 1 > fi[f, I_HIGH_SACK]:
+            fi[f, I_HIGH_SACK] = end - 1
+    if fi[f, I_IN_RECOVERY] == 1:
+        if recovery_done(una, fi[f, I_RECOVER]):  # (A)
+            fi[f, I_IN_RECOVERY] = 0
+            ff[f, F_CWND] = ff[f, F_SSTHRESH]
+        else:  # (B)-(C)
+            recovery_send(now, f, pipe_of(board, una, fi[f, I_SND_MAX] - 1, fi[f, I_HIGH_RXT],
+                                          int(ff[f, F_SK_DUPTHRESH])), ctx)
+            timer(now, f, cumulative, ctx)
+            return
+    elif cumulative:
+        ff[f, F_CWND] = increase(ff[f, F_CWND], ff[f, F_SSTHRESH])
+    if newly > 0 and una < fi[f, I_SND_MAX] and una > fi[f, I_RECOVER] \
+            and fi[f, I_IN_RECOVERY] == 0:
+        duplicate(now, f, ctx)  # (§2: new SACK information, cumulative or not)
+    if fi[f, I_IN_RECOVERY] == 0:
+        if ff[f, F_CWND] > ctx.g[G_MAX_WINDOW]:
+            ff[f, F_CWND] = ctx.g[G_MAX_WINDOW]
+        send_window(now, f, ctx)
+    timer(now, f, cumulative, ctx)
+    if cumulative and ack >= fi[f, I_ROUND_END]:
+        W.new_round(now, f, ctx)
+
+
+@_inline
+def timer(now, f, cumulative, ctx):
+    """RFC 6298 (5.2)-(5.3): stop when all is acknowledged, restart on new data."""
+    ff, fi = ctx.ff, ctx.fi
+    if fi[f, I_SND_UNA] >= fi[f, I_SND_MAX]:
+        ff[f, F_RTO_DEADLINE] = np.inf
+    elif cumulative:
+        arm(now + ff[f, F_RTO], f, ctx)
+
+
+@_jit
+def on_rto(now, f, ctx):
+    """RFC 6298 §5.4-5.6 + RFC 5681 (4) + RFC 6675 §5.1: go-back-N past SACKed data."""
+    ff, fi = ctx.ff, ctx.fi
+    una = fi[f, I_SND_UNA]
+    # data in the network: un-SACKed, not lost (SetPipe with nothing resent)
+    in_network = pipe_of(ctx.sack_board[f], una, fi[f, I_SND_MAX] - 1, una - 1,
+                         int(ff[f, F_SK_DUPTHRESH]))
+    if W.timeout_window(now, f, True, ctx):
+        ff[f, F_SSTHRESH] = loss_ssthresh(in_network)
+        fi[f, I_HIGH_RXT] = una - 1
+        fi[f, I_LT_SENT] = 0
+        send_window(now, f, ctx)
+        W.timeout_arm(now, f, ctx)
