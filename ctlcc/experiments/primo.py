@@ -13,10 +13,10 @@ five criteria of :func:`ctlcc.sim.criteria.primo_criteria` and returns a
 frozen result; :func:`claims` compares them with the paper's numbers
 (``data/primo_sim_published.csv``).
 
-The paper's protocol list is :data:`PAPER_PROTOCOLS`; "tfrc" raises the
-engine's unknown-protocol error until the engine registers it ("sack" is
-registered: :class:`ctlcc.sim.senders.Sack`), and the default runs use
-:data:`PROTOCOLS` (Reno, Vegas, Primo).
+The paper's protocol list is :data:`PAPER_PROTOCOLS` (Reno, Sack, Vegas,
+TFRC, Primo: :class:`ctlcc.sim.senders.Sack` and
+:class:`ctlcc.sim.senders.Tfrc`); the default runs use all five
+(:data:`PROTOCOLS`).
 
 Common choices (the paper does not print them):
 
@@ -127,8 +127,8 @@ __all__ = [
 
 #: The five protocols of Figs. 2-5.
 PAPER_PROTOCOLS = ("reno", "sack", "vegas", "tfrc", "primo")
-#: Those the engine runs today.
-PROTOCOLS = ("reno", "vegas", "primo")
+#: The protocols the experiments run by default (all five of the paper).
+PROTOCOLS = PAPER_PROTOCOLS
 PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "data" / "primo_sim_published.csv"
 
 #: Readings of Primo's start-up restart and time-out (§III-B, §III-D): name -> spec factory.
@@ -1349,6 +1349,5 @@ def _check_protocols(protocols):
         if p not in scenarios.PROTOCOLS:
             raise ParameterError(
                 f"protocols must hold names of {', '.join(map(repr, scenarios.PROTOCOLS))}; "
-                f"got {p!r}" + (" (the paper's protocol, not yet in the engine)"
-                                if p in PAPER_PROTOCOLS else ""))
+                f"got {p!r}")
     return protocols
