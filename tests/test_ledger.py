@@ -84,7 +84,9 @@ def test_every_registered_source_names_a_function():
 # --- the analytic claims ------------------------------------------------------------------
 
 def test_every_claim_is_complete(analytic):
-    assert len(analytic.claims) > 50 and not analytic.failures
+    # a floor against a truncated ledger: the printed values of data/ alone give 50 claims
+    # (the not-yet-checked rows that used to add to them have all moved to simulated sources)
+    assert len(analytic.claims) >= 50 and not analytic.failures
     for claim in analytic.claims:
         assert claim.paper in REFERENCES and claim.location and claim.claim.endswith(".")
         assert claim.verdict in VERDICTS
