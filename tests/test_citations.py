@@ -91,7 +91,11 @@ PAPER_CSVS = sorted(p for p in (ROOT / "data").glob("*.csv") if not p.name.start
 def test_data_source_columns_cite_a_bibliography_entry(path):
     shorts = [reference(key).short for key in REFERENCES]
     rows = _csv_rows(path)
-    assert rows and "source" in rows[0], f"{path.name} has no source column"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = next(line for line in lines if line and not line.startswith("#"))
+    assert "source" in next(csv.reader([header])), f"{path.name} has no source column"
+    # only the list of claims not yet checked may be empty (every known claim is checked now)
+    assert rows or path.name == "claims_not_yet_checked.csv", f"{path.name} has no rows"
     for row in rows:
         assert any(row["source"].startswith(s) for s in shorts), (
             f"{path.name}: source {row['source']!r} does not start with one of {shorts}")
