@@ -3,9 +3,10 @@
 Targets (issue 10 §1)
 ---------------------
 * On the 10-flow dumbbell (10 Mb/s 1 ms access, 2 Mb/s 4 ms bottleneck,
-  128-packet buffer) ST-PD, Primo and IFTP (issue 11) deliver at least
-  0.5x the packets per wall-second of Reno (before the sender modules: about 0.04x and 0.01x,
-  one Python round trip per law evaluation).
+  128-packet buffer) ST-PD, Primo (issue 10) and every sender of issue 11
+  deliver at least 0.5x the packets per wall-second of Reno (before the
+  sender modules ST-PD and Primo ran at about 0.04x and 0.01x, one Python
+  round trip per law evaluation).
 * Reno itself does not get slower than the engine before the reshaping:
   ``--baseline PATH`` runs the same measurement on another checkout (e.g. a
   ``git worktree`` of main) in a subprocess, in the same run, and prints
@@ -15,34 +16,44 @@ Targets (issue 10 §1)
   other jobs on a shared machine inflate less than wall seconds).  Target:
   no more than about 90 s.
 
-Measured 2026-11-23 (after the compile split below) on the shared 2-core
-machine (load 4-8; each figure is the fastest of 5 runs, single numbers
-still move by +-40 %, ratios within one run are the figure of merit)::
+Measured 2026-11-23 on the merged engine with all 14 senders (the shared
+2-core machine; each figure is the fastest of 5 runs, single numbers move
+by +-40 %, ratios within one run are the figure of merit)::
 
     python benchmarks/bench_senders.py --duration 20 --baseline <worktree of a57b87d^1> --cold
-    python benchmarks/bench_senders.py --duration 100 --baseline <worktree of a57b87d^1>
 
-=============  ================  ==============  ==================
-               20 s (two runs)   100 s simulated  target
-=============  ================  ==============  ==================
-Reno / old     2.87, 1.61        1.61             >= 1 (met)
-ST-PD / Reno   1.05, 1.08        1.11             >= 0.5 (met)
-ST-PD fixed    1.02, 1.16        1.16             (legacy gains)
-Primo / Reno   0.43, 0.47        0.40             >= 0.5 (see below)
-Vegas / Reno   1.40, 1.49        1.23
-cold compile   60, 53 CPU s (old engine: 38, 36)  about 90 s (met)
-=============  ================  ==============  ==================
+============  ==========  ===========  ==========================================
+sender        x Reno      sent x Reno  note
+============  ==========  ===========  ==========================================
+newreno       1.01        1.01
+tahoe         1.01        1.00
+vegas         1.32        1.24
+stpd          0.96        0.91         target >= 0.5: met
+stpd-fixed    0.92        0.87         ``Stpd.legacy()``
+primo         0.72        0.68         target >= 0.5: met
+iftp          0.57        0.56         target >= 0.5: met
+cbraa         0.97        1.09         target >= 0.5: met
+tcpfriend     0.03        1.78         see below
+tfrc          0.84        0.85         target >= 0.5: met
+sttp          0.75        0.74         target >= 0.5: met
+sack          0.87        0.87         target >= 0.5: met
+============  ==========  ===========  ==========================================
 
-Before these changes, same machine and day: Reno 0.36x the old engine
-(``--duration 20``), cold compile 200 CPU s.
+Against the engine before the reshaping in the same run: Reno 1.65x
+(target >= 1: met), ST-PD 15.8x, Primo 23.5x, Vegas 1.82x.  Cold compile
+(``--cold``, also measured alone on a quiet machine): 116 CPU s against
+42 for the old engine: NOT MET (target about 90 s).  The speed work brought
+it from about 200 to 53-62 CPU s with the eight senders of issue 10; the six
+senders of issue 11 add about 9 CPU s each.  Not inlining ``net.arm`` and
+``net.try_send[_window]`` (they are inlined 42 and 17 times) gives 84 CPU s
+but costs Reno 0.6-0.75x of its speed, so it was not taken; compiling only
+the senders a run uses is the next step.
 
-Primo's shortfall is not the engine's: per *event* it runs at 1.3x Reno's
-rate (10.6 M against 8.2 M events per wall-second at 100 s), but on this
-dumbbell the Primo flows crawl (13-22 packets each in 100 s, 1 % of the
-bottleneck, no loss, no timeout), so each delivered packet costs about 20
-events (pacing and timer events) against Reno's 6, and the 35-50 us fixed
-cost of entering the compiled loop (12-33 us of it numba's dispatcher
-typing the 34-array ``ctx``) is 10 % of the whole run.
+TCP-Friend delivers 0.03x Reno's packets per wall-second because of its law,
+not the engine: on this short-RTT path its loss-free increase
+T_RTCP/(2 srtt^2) (+17 000 packets/s at the first report, srtt = 12 ms)
+floods the link and 96 % of its packets are dropped; per packet *sent* it
+runs at 1.78x Reno.
 
 What made the difference (the exact reasoning is in ctlcc/sim/_core/net.py,
 ``borrow``, and dispatch.py, ``_own``): the event loop and every sender
@@ -54,25 +65,6 @@ each sender hook is compiled on its own instead of inlined into one loop;
 the channel (``offer``) is compiled once instead of inlined at every send.
 The engine is cached on disk and recompiled only when its code changes
 (ctlcc/sim/_core/cache.py).
-
-IFTP (issue 11), measured 2026-11-23 with ``--duration 30 --senders
-iftp,primo`` in one run: Reno 68,267, IFTP 66,379 (0.97x Reno; target
-0.5x: met), Primo 13,484 packets per wall-second (load ~9).
-Issue 11 (2026-11-23, same machine, two runs): CBRAA 1.49-1.71x, TFRC 1.22-1.23x
-Reno's delivered packets per wall-second; TCP-Friend 0.12-0.13x delivered but
-2.8x *sent*: on this
-short-RTT path its loss-free increase T_RTCP/(2 srtt^2) (+17 000 packets/s at
-the first report, srtt = 12 ms) floods the link and 96 % of its packets are
-dropped, so the delivered count measures the law, not the engine; the
-"sent x Reno" column shows the per-packet cost.
-STTP (issue 11, target >= 0.5x Reno), measured 2026-11-23 in one run with
-``--duration 60`` (load 8): Reno 108,508 packets per wall-second, STTP
-109,002 (1.00x): its law is compiled in the loop, one call per ACK.
-
-SACK (issue 11, target >= 0.5x Reno), measured 2026-11-23 with
-``measure(ROOT, 60, ["reno", "newreno", "sack"])`` twice on the loaded
-machine: 0.96x and 0.93x Reno (RFC 6675's scans of the scoreboard run
-only while it holds SACKed segments).
 
 Usage::
 

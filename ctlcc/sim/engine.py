@@ -52,7 +52,7 @@ __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index"
 _NF, _NI = K.NF_COMMON + 24, K.NI_COMMON + 8
 #: Rough cold-compile time of the event loop on one free core, for the notice
 #: (benchmarks/bench_senders.py --cold measures it). [s]
-_COMPILE_SECONDS = 60
+_COMPILE_SECONDS = 120
 #: Largest memory the arrays of one run may take; :func:`run` estimates it
 #: from the scenario, the duration and the sampling period before allocating
 #: and refuses larger runs (a typo such as ``duration=1e308`` would otherwise
