@@ -362,10 +362,17 @@ def test_torn_journal_line_is_run_again(tmp_path):
     assert _without_wall(result.table).equals(_without_wall(reference))
 
 
+def _default_sigint():
+    """Ctrl-C as a terminal delivers it: a shell that starts pytest in the background (no job
+    control) ignores SIGINT, and an ignored signal stays ignored across exec."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _cli(*args, **kwargs):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, "-m", "ctlcc", "sweep", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint, **kwargs)
 
 
 def _journal_rows(journal):
@@ -387,12 +394,10 @@ def _kill_when_rows(proc, journal, rows, sig, limit=120.0):
 
 @pytest.mark.parametrize("jobs", [pytest.param("1", marks=pytest.mark.slow), "2"])
 def test_sigkill_mid_run_then_rerun_loses_and_duplicates_nothing(tmp_path, jobs):
-    # 40 rows of >= 200 ms: after the 6th row at least 3 s of work remain, far more than the
-    # 50-ms polling of _kill_when_rows even on a loaded machine (the kill must land mid-run)
-    spec = _function_spec(n=20, delay=0.2, seeds=2)
+    spec = _function_spec(n=20, delay=0.05, seeds=2)          # 40 rows of >= 50 ms
     path = tmp_path / "spec.toml"
     path.write_text('kind = "function"\nmetrics = ["double", "draw"]\nseeds = 2\n[fixed]\n'
-                    'function = "tests.test_sweep:slow_point"\ndelay = 0.2\n[grid]\n'
+                    'function = "tests.test_sweep:slow_point"\ndelay = 0.05\n[grid]\n'
                     f'x = {[float(i) for i in range(20)]}\n')
     assert load_spec(path).hash == spec.hash
     out = tmp_path / "r.parquet"
@@ -417,11 +422,9 @@ def test_sigkill_mid_run_then_rerun_loses_and_duplicates_nothing(tmp_path, jobs)
 
 
 def test_sigint_writes_the_finished_rows_and_exits_130(tmp_path):
-    # rows of >= 200 ms: after the 4th row at least 3.6 s of work remain (2 jobs), so the
-    # signal lands mid-run even on a loaded machine (0.05 s rows finished first under load)
     path = tmp_path / "spec.toml"
     path.write_text('kind = "function"\nmetrics = ["double"]\n[fixed]\n'
-                    'function = "tests.test_sweep:slow_point"\ndelay = 0.2\n[grid]\n'
+                    'function = "tests.test_sweep:slow_point"\ndelay = 0.05\n[grid]\n'
                     f'x = {[float(i) for i in range(40)]}\n')
     out = tmp_path / "r.csv"
     proc = _cli(str(path), "--out", str(out), "--jobs", "2", "--quiet")
