@@ -27,15 +27,15 @@ from numba.np.arrayobj import make_array
 
 from .layout import (
     C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
-    C_NEXT_SWITCH, C_P, C_RATE, C_WAIT_SUM, EV_ARRIVE, EV_RTO, F_CWND, F_LAST_RTT, F_MIN_RTT,
-    F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT, G_ACK_BITS,
-    G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP, I_ACK_SENT,
-    I_ACKS_RECEIVED, I_ACTIVE, I_DELIVERED, I_DROP_Q, I_RCV_NXT, I_RETX, I_ROUND_RTTS,
-    I_RTO_GEN, I_RTO_PENDING, I_RTT_SAMPLED, I_SENT, I_SND_MAX, I_SND_NXT, I_SND_UNA, I_UNIQUE,
-    K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN, K_LIST_OFF, K_LIST_POS, K_LOSS_KIND,
-    K_MAXQ, K_RING_COUNT, K_RING_HEAD, K_RING_OFF, K_SEEN, LOSS_BERNOULLI, LOSS_GE, LOSS_NONE,
-    M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_TRACE, P_FLAG, P_FLOW, P_HOP, P_KIND,
-    P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, Q_SENT_TIME,
+    C_NEXT_SWITCH, C_P, C_RATE, C_WAIT_SUM, EV_ARRIVE, EV_PACE, EV_RTO, F_CWND, F_LAST_RTT,
+    F_MIN_RTT, F_RATE, F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT,
+    G_ACK_BITS, G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP,
+    I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DELIVERED, I_DROP_Q, I_RCV_NXT, I_RETX,
+    I_ROUND_RTTS, I_PACE_GEN, I_RTO_GEN, I_RTO_PENDING, I_RTT_SAMPLED, I_SENT, I_SND_MAX,
+    I_SND_NXT, I_SND_UNA, I_UNIQUE, K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN,
+    K_LIST_OFF, K_LIST_POS, K_LOSS_KIND, K_MAXQ, K_RING_COUNT, K_RING_HEAD, K_RING_OFF, K_SEEN,
+    LOSS_BERNOULLI, LOSS_GE, LOSS_NONE, M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_TRACE,
+    P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, Q_SENT_TIME,
 )
 
 __all__ = []
@@ -496,3 +496,20 @@ def send_next_aux(now, f, aux1, ctx):
     fi[f, I_SND_NXT] = seq + 1
     fi[f, I_SND_MAX] = seq + 1
     enqueue(now, p, ctx.fpath[f, 0], ctx)
+
+
+@_inline
+def repace(now, f, last_send, ctx):
+    """Move a paced sender's pending send to ``last_send + 1/rate`` (not before now).
+
+    For the rate senders (CBRAA, TCP-Friend, TFRC) when a report or feedback
+    changes ``ff[f, F_RATE]``; *last_send* is the time of their last send [s].
+    """
+    ff, fi = ctx.ff, ctx.fi
+    if fi[f, I_ACTIVE] == 0:
+        return
+    t = last_send + 1.0 / ff[f, F_RATE]
+    if t < now:
+        t = now
+    fi[f, I_PACE_GEN] += 1
+    push(ctx, t, EV_PACE, f, fi[f, I_PACE_GEN])

@@ -50,7 +50,7 @@ from .._core.layout import (
     EV_PACE, F_CWND, F_RATE, F_SRTT, I_ACTIVE, I_PACE_GEN, I_RCV_NXT, I_UNIQUE,
     NF_COMMON, NI_COMMON, Q_AUX1, Q_AUX2,
 )
-from .._core.net import emit_ack, push, release, rto_estimate, send_next, turn_into_ack
+from .._core.net import emit_ack, push, release, repace, rto_estimate, send_next, turn_into_ack
 from ._base import SenderSpec
 
 __all__ = ["Cbraa", "TcpFriend", "REPORTS"]
@@ -219,19 +219,6 @@ def on_pace(now, f, ctx):
     paced_send(now, f, ctx)
 
 
-@_inline
-def repace(now, f, ctx):
-    """Move the pending send to ``last send + 1/new Rate`` (not before now)."""
-    ff, fi = ctx.ff, ctx.fi
-    if fi[f, I_ACTIVE] == 0:
-        return
-    t = ff[f, F_LAST_SEND] + 1.0 / ff[f, F_RATE]
-    if t < now:
-        t = now
-    fi[f, I_PACE_GEN] += 1
-    push(ctx, t, EV_PACE, f, fi[f, I_PACE_GEN])
-
-
 @_jit
 def on_report(now, f, rtt, lost_total, expected_total, friend, ctx):
     """A receiver report: srtt, per-interval counts, then Figure 1 or TCP-Friend."""
@@ -266,7 +253,7 @@ def on_report(now, f, rtt, lost_total, expected_total, friend, ctx):
         ff[f, F_LOSS_OBS] = loss_obs
         ff[f, F_RATE] = rate_update(rate, srtt, loss_obs, ff[f, F_A], ff[f, F_B],
                                     ff[f, F_ALPHA], ff[f, F_BETA], ff[f, F_C], c1, c2)
-    repace(now, f, ctx)
+    repace(now, f, ctx.ff[f, F_LAST_SEND], ctx)
 
 
 # --- receiver -----------------------------------------------------------------------------

@@ -61,7 +61,7 @@ from .._core.layout import (
     EV_PACE, F_CWND, F_RATE, F_SRTT, I_ACTIVE, I_PACE_GEN, I_RCV_NXT, I_UNIQUE, NF_COMMON,
     NI_COMMON, Q_AUX1, Q_AUX2, Q_SENT_TIME,
 )
-from .._core.net import arm, emit_ack, push, release, send_next_aux, turn_into_ack
+from .._core.net import arm, emit_ack, push, release, repace, send_next_aux, turn_into_ack
 from ._base import SenderSpec
 
 __all__ = ["Tfrc", "X_RECV_SET"]
@@ -194,19 +194,6 @@ def on_pace(now, f, ctx):
 
 
 @_inline
-def repace(now, f, ctx):
-    """Move the pending send to ``last send + 1/new X`` (not before now)."""
-    ff, fi = ctx.ff, ctx.fi
-    if fi[f, I_ACTIVE] == 0:
-        return
-    t = ff[f, F_LAST_SEND] + 1.0 / ff[f, F_RATE]
-    if t < now:
-        t = now
-    fi[f, I_PACE_GEN] += 1
-    push(ctx, t, EV_PACE, f, fi[f, I_PACE_GEN])
-
-
-@_inline
 def set_reset(now, f, value, ctx):
     ctx.tab[f, ROW_SET_T, 0] = now
     ctx.tab[f, ROW_SET_X, 0] = value
@@ -255,7 +242,7 @@ def on_feedback(now, f, r_sample, x_recv, p, ctx):
     ff[f, F_TLD] = tld
     ff[f, F_P] = p
     fi[f, I_HAS_FB] = 1
-    repace(now, f, ctx)
+    repace(now, f, ctx.ff[f, F_LAST_SEND], ctx)
     if fi[f, I_ACTIVE] != 0:
         arm(now + interval, f, ctx)
 
@@ -271,7 +258,7 @@ def on_rto(now, f, ctx):
     if xr >= 0.0:
         set_reset(now, f, xr, ctx)
     ff[f, F_RATE] = x
-    repace(now, f, ctx)
+    repace(now, f, ctx.ff[f, F_LAST_SEND], ctx)
     arm(now + nofeedback_interval(ff[f, F_R], 1.0, x, has_fb), f, ctx)
 
 
