@@ -51,6 +51,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .claims import Claim
+from . import _data
 from .errors import ParameterError
 from .plots import ReportFigure, ReportTable
 from .references import short
@@ -501,13 +502,14 @@ def _inputs_hash(name, options):
     digest = hashlib.sha256(json.dumps([name, options, __version__], sort_keys=True).encode())
     paths = [p for p in sorted(package.rglob("*")) if p.is_file() and p.suffix in
              (".py", ".mplstyle", ".toml", ".csv")
-             and not (p.parent.name == "plots" and p.name in others)]
-    data = package.parent / "data"
-    if data.is_dir():
-        paths += sorted(p for p in data.rglob("*") if p.is_file())
+             and not (p.parent.name == "plots" and p.name in others)
+             and p.relative_to(package).parts[0] != "data"]  # hashed below, by name
     for path in paths:
         digest.update(str(path.relative_to(package.parent)).encode())
         digest.update(path.read_bytes())
+    for name in _data.names():  # the shipped data files, wherever they are installed
+        digest.update(f"data/{name}".encode())
+        digest.update(_data.path(name).read_bytes())
     return digest.hexdigest()[:16]
 
 

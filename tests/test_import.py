@@ -44,3 +44,34 @@ def test_every_public_name_resolves(name):
 def test_unknown_attribute_raises_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'stpd_looop'"):
         ctlcc.stpd_looop  # noqa: B018
+
+
+def _pyproject():
+    import tomllib
+
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        return tomllib.load(handle)
+
+
+def test_pyproject_lists_every_subpackage_and_maps_data():
+    """The explicit package list (discovery cannot map data/) misses no folder of ctlcc/."""
+    setuptools = _pyproject()["tool"]["setuptools"]
+    on_disk = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "ctlcc").rglob("__init__.py")}
+    assert set(setuptools["packages"]) == on_disk | {"ctlcc.data"}
+    assert setuptools["package-dir"] == {"ctlcc.data": "data"}
+
+
+def test_every_data_file_is_shipped_and_read_through_the_loader():
+    from ctlcc import _data
+
+    shipped = set(_data.names())
+    patterns = _pyproject()["tool"]["setuptools"]["package-data"]["ctlcc.data"]
+    in_repo = {p.name for pattern in patterns for p in (ROOT / "data").glob(pattern)}
+    assert in_repo and in_repo <= shipped
+
+
+def test_no_module_builds_a_path_to_the_source_tree():
+    """Data is read through ctlcc._data (importlib.resources), never ``parents[2] / "data"``."""
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "ctlcc").rglob("*.py")
+                 if '/ "data"' in p.read_text()]
+    assert offenders == []

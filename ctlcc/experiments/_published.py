@@ -1,8 +1,7 @@
 # ctlcc.experiments._published - the papers' published values for the experiment modules
 """Read a ``data/*_sim_published.csv`` table of published values (private)."""
 
-import csv
-
+from .. import _data
 from ..errors import ParameterError
 
 __all__ = ["read_published"]
@@ -13,8 +12,9 @@ def read_published(path, claim_id=None):
 
     Parameters
     ----------
-    path : pathlib.Path
-        The CSV (columns include ``claim_id``, ``value``, ``low``, ``high``).
+    path : str
+        Name of a shipped data file (columns include ``claim_id``, ``value``,
+        ``low``, ``high``; read through :mod:`ctlcc._data`).
     claim_id : str, optional
         One row's ``claim_id``; default: every row.
 
@@ -28,12 +28,11 @@ def read_published(path, claim_id=None):
     ParameterError
         *claim_id* is not in the file; the message lists the valid ids.
     """
-    with path.open(newline="") as handle:
-        rows = {}
-        for row in csv.DictReader(handle):
-            for key in ("value", "low", "high"):
-                row[key] = float(row[key]) if row[key] not in ("", None) else None
-            rows[row["claim_id"]] = row
+    rows = {}
+    for row in _data.read_csv(path):
+        for key in ("value", "low", "high"):
+            row[key] = float(row[key]) if row[key] not in ("", None) else None
+        rows[row["claim_id"]] = row
     if claim_id is None:
         return rows
     if claim_id not in rows:

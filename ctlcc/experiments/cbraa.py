@@ -64,6 +64,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import _data
 from .._validation import check_interval, check_positive
 from ..claims import Claim
 from ..errors import ParameterError
@@ -74,9 +75,8 @@ __all__ = ["RateRun", "published", "fig3", "fig4", "fig5", "fig6", "run_all", "c
            "readings", "ALTERNATIVE", "READINGS_CSV", "main",
            "DURATION", "WARMUP", "BIN"]
 
-DATA = Path(__file__).resolve().parents[2] / "data"
 #: Every claim under several readings of beta, written by :func:`main`.
-READINGS_CSV = DATA / "cbraa_beta_readings.csv"
+READINGS_CSV = "cbraa_beta_readings.csv"
 #: Run length of Figs. 3 (each half), 5 and 6 (§4.1, §4.3). [s]
 DURATION = 500.0
 #: Start-up excluded from averages: Fig. 3's "after 60 seconds". [s]
@@ -157,7 +157,7 @@ class RateRun:
 
 def published(quantity=None):
     """§4's numbers from ``data/cbraa_section4.csv`` (value as float), by quantity."""
-    with (DATA / "cbraa_section4.csv").open(newline="") as handle:
+    with _data.path("cbraa_section4.csv").open(newline="") as handle:
         rows = {r["quantity"]: dict(r, value=float(r["value"])) for r in csv.DictReader(handle)}
     if quantity is None:
         return rows
@@ -351,7 +351,8 @@ def main(path=None, betas=(0.5, 0.75, 0.9, 1.0)):
     Parameters
     ----------
     path : path-like, optional
-        Output (default :data:`READINGS_CSV`).
+        Output (default: :data:`READINGS_CSV` in the current folder; the
+        repository keeps its copy in ``data/``).
     betas : sequence of float
 
     Returns
@@ -509,4 +510,6 @@ def _claim(cid, location, text, published_value, value, unit, ok, evidence, reas
 
 
 if __name__ == "__main__":
-    print(main())
+    import sys
+
+    print(main(sys.argv[1] if len(sys.argv) > 1 else None))

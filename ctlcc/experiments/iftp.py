@@ -57,10 +57,10 @@ ElAarag & Bassiouni (2002), §6, Figures 4-6, Tables I-IV.
 
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
+from .. import _data
 from .._validation import check_nonnegative_int, check_positive, check_sequence
 from ..claims import Claim
 from ..errors import ParameterError
@@ -73,9 +73,8 @@ __all__ = ["DURATION", "QUICK_DURATION", "UDP_RATES", "FIG5_RATES", "FIG5_BOTTLE
            "published", "published_tables", "udp_unfairness", "friendliness", "udp_losses",
            "bandwidth_delay", "run_all", "claims"]
 
-_DATA = Path(__file__).resolve().parents[2] / "data"
-PUBLISHED_FILE = _DATA / "iftp_sim_published.csv"
-TABLES_FILE = _DATA / "iftp_tables.csv"
+PUBLISHED_FILE = "iftp_sim_published.csv"
+TABLES_FILE = "iftp_tables.csv"
 #: The paper's run length (§6.1, §6.3). [s]
 DURATION = 120.0
 #: Run length of the quick (default test suite, report) runs: the paper's, the
@@ -245,7 +244,7 @@ def published_tables():
     """Tables I-IV as ``{(table, row, column): value}`` (``data/iftp_tables.csv``)."""
     import csv
 
-    with TABLES_FILE.open(newline="") as handle:
+    with _data.path(TABLES_FILE).open(newline="") as handle:
         return {(r["table"], r["row"], r["column"]): float(r["value"])
                 for r in csv.DictReader(handle)}
 

@@ -84,7 +84,6 @@ Chatté, Ducourthial & Niculescu (2006), §I-B, §IV-§VII, Figs. 1-7.
 """
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import numpy as np
 
@@ -129,7 +128,7 @@ __all__ = [
 PAPER_PROTOCOLS = ("reno", "sack", "vegas", "tfrc", "primo")
 #: The protocols the experiments run by default (all five of the paper).
 PROTOCOLS = PAPER_PROTOCOLS
-PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "data" / "primo_sim_published.csv"
+PUBLISHED_FILE = "primo_sim_published.csv"
 
 #: Readings of Primo's start-up restart and time-out (§III-B, §III-D): name -> spec factory.
 READINGS = {

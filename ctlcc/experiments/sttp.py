@@ -59,10 +59,10 @@ Findings (ctlcc vs the paper; measured with the defaults of this module):
 import csv
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
+from .. import _data
 from .._validation import check_interval, check_nonnegative, check_sequence
 from ..claims import Claim
 from ..errors import ParameterError
@@ -76,10 +76,9 @@ __all__ = ["CONFIGS", "EXP1_PROTOCOLS", "PAPER_COUNTS", "QUICK_COUNTS", "Table2R
            "Experiment1Result", "Table1Result", "published", "published_table2",
            "published_table3", "sender", "table2", "experiment1", "table1", "run_all", "claims"]
 
-_DATA = Path(__file__).resolve().parents[2] / "data"
-PUBLISHED_FILE = _DATA / "sttp_sim_published.csv"
-TABLE2_FILE = _DATA / "sttp_table2_fairness.csv"
-TABLE3_FILE = _DATA / "sttp_table3_experiment1.csv"
+PUBLISHED_FILE = "sttp_sim_published.csv"
+TABLE2_FILE = "sttp_table2_fairness.csv"
+TABLE3_FILE = "sttp_table3_experiment1.csv"
 
 #: Table II's protocols, by the paper's names.
 CONFIGS = ("TCP Reno", "STTP 9:1", "STTP 5:5", "STTP 1:9")
@@ -207,7 +206,7 @@ def published(claim_id=None):
 def published_table2():
     """Table II: ``(config, n) -> (sent, dropped)`` arrays per source. [packets]"""
     out = {}
-    with TABLE2_FILE.open(newline="") as handle:
+    with _data.path(TABLE2_FILE).open(newline="") as handle:
         for row in csv.DictReader(handle):
             key = (row["protocol"], int(row["sources"]))
             sent, dropped = out.get(key, ([], []))
@@ -219,7 +218,7 @@ def published_table2():
 
 def published_table3():
     """Table III: ``protocol -> dict of column -> ndarray over the counts``. [bytes]"""
-    with TABLE3_FILE.open(newline="") as handle:
+    with _data.path(TABLE3_FILE).open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     out = {}
     for p in EXP1_PROTOCOLS:
@@ -337,7 +336,7 @@ def table1():
     Table1Result
     """
     rows = []
-    with (_DATA / "sttp_table1_poisson.csv").open(newline="") as handle:
+    with _data.path("sttp_table1_poisson.csv").open(newline="") as handle:
         for row in csv.DictReader(handle):
             name = row["network"]
             if not name.endswith("latency"):

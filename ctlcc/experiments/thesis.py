@@ -34,7 +34,6 @@ Xu (2002), §3.5 (Figs. 3.7-3.24), §4.4 (Figs. 4.7-4.22), §6 (Figs. 6.1-6.6).
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -80,7 +79,7 @@ __all__ = [
 NS2_PACKETS = {"header_bytes": 0, "ack_bytes": 40}
 
 #: The thesis' published numbers and qualitative claims, with their source.
-PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "data" / "thesis_sim_published.csv"
+PUBLISHED_FILE = "thesis_sim_published.csv"
 
 #: Uniform packet-error probabilities of Fig. 4.8 (the OCR keeps the axis
 #: labels 1e-4 ... 1e-1; the text quotes 1e-2 and 1e-1). [1]

@@ -21,17 +21,16 @@ enumerations), never from a number typed here.  The rules:
 import csv
 import math
 from collections import defaultdict
-from pathlib import Path
 
 import numpy as np
 import sympy
 
+from .. import _data
 from ..claims import Claim
 
 __all__ = ["claims", "stpd_claims", "cbraa_claims", "iftp_claims", "sttp_claims",
            "primo_claims", "hollot_claims", "unchecked_claims"]
 
-DATA = Path(__file__).resolve().parents[2] / "data"
 
 #: The §4.3.3 gains as printed, and swapped (the pair whose poles the thesis prints).
 _PRINTED_GAINS = (0.368, 0.033)
@@ -507,7 +506,7 @@ def unchecked_claims():
 # --- private helpers ----------------------------------------------------------------------
 
 def _rows(name):
-    with (DATA / name).open(newline="") as handle:
+    with _data.path(name).open(newline="") as handle:
         return [row for row in csv.DictReader(
             line for line in handle if not line.startswith("#"))]
 

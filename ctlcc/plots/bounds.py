@@ -2,10 +2,10 @@
 """Figures of the throughput bounds: IFTP Figure 3, rate vs loss, CBRAA Loss_th."""
 
 import csv
-from pathlib import Path
 
 import numpy as np
 
+from .. import _data
 from ..references import cite
 from ..bounds import cbraa, iftp, mathis_constant, mathis_rate, pftk_rate, tfrc_rate
 from . import ReportFigure, ReportTable, get_axes, new_figure
@@ -17,7 +17,6 @@ __all__ = [
     "report_items",
 ]
 
-DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def plot_iftp_bandwidth_rtt(Ws=32, Wmax=50, R=0.022, tau=0.008, n_max=5000, ax=None):
@@ -266,5 +265,5 @@ def _probability(values):
 
 
 def _read_csv(name):
-    with open(DATA / name, newline="") as handle:
+    with _data.path(name).open(newline="") as handle:
         return list(csv.DictReader(handle))

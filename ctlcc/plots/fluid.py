@@ -2,11 +2,10 @@
 """Figures of :mod:`ctlcc.sim.fluid`: Reno against Hollot's linearisation,
 ST-PD's fluid against its z-domain loop, Primo's limit cycle."""
 
-import csv
-from pathlib import Path
 
 import numpy as np
 
+from .. import _data
 from ..references import cite
 from ..analysis.stpd import stpd_loop
 from ..laws.primo import PrimoParams
@@ -283,6 +282,4 @@ def report_items():
 
 def _hollot_quoted():
     """Rows of data/hollot2001_operating_point.csv (dicts)."""
-    path = Path(__file__).resolve().parents[2] / "data" / "hollot2001_operating_point.csv"
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
+    return _data.read_csv("hollot2001_operating_point.csv")

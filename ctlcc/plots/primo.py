@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import _data
 from ..references import cite
 from ..analysis.primo import PAPER_SCENARIO, REGIMES, primo_loop, primo_shared_loop, \
     spectral_radius_map
@@ -25,17 +26,15 @@ __all__ = [
 ]
 
 PAPER = f"Primo ({cite('primo')})"
-_DATA = Path(__file__).resolve().parents[2] / "data"
 _REGIME_STYLE = {"strong": ("x", "C3"), "moderate": ("+", "C1"), "hold": ("s", "0.4"),
                  "release": ("o", "C2")}
 
 
 def paper_number(quantity):
     """A number printed in the paper, from ``data/primo_paper_numbers.csv``."""
-    with (_DATA / "primo_paper_numbers.csv").open() as handle:
-        for row in csv.DictReader(handle):
-            if row["quantity"] == quantity:
-                return float(row["value"])
+    for row in _data.read_csv("primo_paper_numbers.csv"):
+        if row["quantity"] == quantity:
+            return float(row["value"])
     raise KeyError(quantity)
 
 
@@ -201,8 +200,12 @@ def fairness_prediction_table(second_rtts=(0.024, 0.044, 0.074, 0.122), capacity
     )
 
 
-def write_prediction_csvs(out_dir=_DATA):
-    """Write the two prediction tables to ``data/`` (run by hand)."""
+def write_prediction_csvs(out_dir):
+    """Write the two prediction tables into the folder *out_dir* (run by hand).
+
+    The repository keeps them in ``data/``: ``python -m ctlcc.plots.primo data``
+    from a checkout regenerates them there.
+    """
     paths = []
     for table in (occupancy_prediction_table(), fairness_prediction_table()):
         path = Path(out_dir) / f"{table.name}.csv"
@@ -379,5 +382,7 @@ def report_items():
 
 
 if __name__ == "__main__":  # pragma: no cover - regenerates data/primo_paper_sec5*.csv
-    for written in write_prediction_csvs():
+    import sys
+
+    for written in write_prediction_csvs(sys.argv[1] if len(sys.argv) > 1 else "."):
         print(f"wrote {written}")

@@ -100,6 +100,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import _data
 from .._validation import check_choice, check_nonnegative, check_positive, check_positive_int
 from ..errors import CtlccError, ParameterError
 
@@ -149,7 +150,6 @@ INSTALL_HINT = "pip install ctlcc[ns3]"
 _IPV4, _TCP, _PPP, _TIMESTAMP = 20, 20, 2, 12
 
 _SINK_PORT0 = 5000
-_REPO_DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 class Ns3UnavailableError(CtlccError, ImportError):
@@ -764,7 +764,7 @@ def read_ns3_csv(name, data_dir=None):
     name : str
         File name with or without ``.csv`` (e.g. ``"ns3_fig3_7"``).
     data_dir : path-like, optional
-        Directory holding it (default: the repository's ``data/``).
+        Directory holding it (default: the data files shipped with ctlcc).
 
     Returns
     -------
@@ -776,12 +776,20 @@ def read_ns3_csv(name, data_dir=None):
     >>> table.provenance["ns3_version"].startswith("3.44")
     True
     """
-    path = Path(data_dir or _REPO_DATA) / (name if name.endswith(".csv") else name + ".csv")
-    if not path.is_file():
-        raise ParameterError(f"name must name a file in {path.parent}, got {name!r}")
+    file_name = name if name.endswith(".csv") else name + ".csv"
+    if data_dir is None:
+        shipped = [n for n in _data.names() if n.startswith("ns3_") and n.endswith(".csv")]
+        if file_name not in shipped:
+            raise ParameterError(f"name must name a file of ns-3 runs shipped with ctlcc "
+                                 f"({', '.join(shipped)}), got {name!r}")
+        path = _data.path(file_name)
+    else:
+        path = Path(data_dir) / file_name
+        if not path.is_file():
+            raise ParameterError(f"name must name a file in {path.parent}, got {name!r}")
     provenance = {}
     rows = []
-    with open(path, newline="") as handle:
+    with path.open(newline="") as handle:
         lines = []
         for line in handle:
             if line.startswith("#"):

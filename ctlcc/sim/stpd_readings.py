@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import _data
 from ..claims import Claim
 from ..errors import ParameterError
 from ..laws.stpd_fuzzy import FuzzySupervisor, default_config
@@ -126,7 +127,7 @@ def score(row):
 
 
 #: The recorded sweep (:func:`main` writes it).
-CSV = Path(__file__).resolve().parents[2] / "data" / "thesis_stpd_readings.csv"
+CSV = "thesis_stpd_readings.csv"
 
 
 def claims(row=None, seeds=None, command=None):
@@ -154,10 +155,10 @@ def claims(row=None, seeds=None, command=None):
                 "repair": default.repair, "inflation": str(default.inflation),
                 "start": default.start, "slow_start_exit": default.slow_start_exit,
                 "after_timeout": default.after_timeout}
-        with open(CSV, newline="") as fh:
+        with _data.path(CSV).open(newline="") as fh:
             found = [r for r in csv.DictReader(fh) if all(r[k] == v for k, v in want.items())]
         if len(found) != 1:
-            raise ParameterError(f"{CSV.name} has {len(found)} rows for the default reading "
+            raise ParameterError(f"{CSV} has {len(found)} rows for the default reading "
                                  f"{want}; expected 1 (rerun python -m ctlcc.sim.stpd_readings)")
         raw = found[0]
         row = {**{k: raw[k] for k in READINGS}, "inflation": raw["inflation"] == "True"}
@@ -166,7 +167,7 @@ def claims(row=None, seeds=None, command=None):
             if key + "_std" in raw:
                 row[key + "_std"] = float(raw[key + "_std"])
         seeds = tuple(int(s) for s in raw["seeds"].split()) if seeds is None else seeds
-        command = command or (f"python -m ctlcc.sim.stpd_readings (recorded in {CSV.name}, "
+        command = command or (f"python -m ctlcc.sim.stpd_readings (recorded in {CSV}, "
                               f"{raw['duration_s']} s runs)")
     if seeds is None or command is None:
         raise ParameterError("seeds and command are required with row; got "
@@ -220,9 +221,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--duration", type=float, default=100.0)
-    ap.add_argument("--out", type=Path,
-                    default=Path(__file__).resolve().parents[2] / "data" /
-                    "thesis_stpd_readings.csv")
+    ap.add_argument("--out", type=Path, default=Path(CSV),
+                    help=f"output CSV (default: {CSV} in the current folder; the repository "
+                         f"keeps its copy in data/)")
     args = ap.parse_args(argv)
     seeds = tuple(range(args.seeds))
     rows = evaluate(seeds, args.duration)

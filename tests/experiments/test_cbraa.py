@@ -157,10 +157,9 @@ def test_full_runs_give_the_same_verdicts():
 def test_readings_csv_is_what_the_code_measures():
     """data/cbraa_beta_readings.csv (written by ``python -m ctlcc.experiments.cbraa``)
     holds the values the current code measures, for the default beta and beta = 1."""
-    import csv
+    from ctlcc import _data
 
-    with exp.READINGS_CSV.open(newline="") as handle:
-        rows = {(r["claim_id"], float(r["beta"])): r for r in csv.DictReader(handle)}
+    rows = {(r["claim_id"], float(r["beta"])): r for r in _data.read_csv(exp.READINGS_CSV)}
     for beta in (0.5, 1.0):
         for c in exp.readings((beta,), quick=False)[beta]:
             row = rows[(c.id, beta)]
