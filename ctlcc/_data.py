@@ -63,16 +63,22 @@ def path(name):
     Parameters
     ----------
     name : str
-        File name, e.g. ``"thesis_sim_published.csv"``.
+        File name, e.g. ``"thesis_sim_published.csv"``, or one folder deep,
+        ``"inventory/stpd.csv"``.
 
     Raises
     ------
     ParameterError
         *name* is not a shipped data file; the message lists them.
     """
-    if not isinstance(name, str) or not name or "/" in name or "\\" in name:
-        raise ParameterError(f"name must be the name of a data file (no folder), got {name!r}")
-    entry = directory() / name
+    parts = name.split("/") if isinstance(name, str) else []
+    if (not isinstance(name, str) or not name or "\\" in name or len(parts) > 2
+            or any(part in ("", ".", "..") for part in parts)):
+        raise ParameterError(f"name must be the name of a data file, at most one folder deep "
+                             f"('inventory/stpd.csv'), got {name!r}")
+    entry = directory()
+    for part in parts:
+        entry = entry / part
     if not entry.is_file():
         raise ParameterError(f"name must be one of the data files shipped with ctlcc "
                              f"({', '.join(names())}); got {name!r}")

@@ -161,3 +161,16 @@ def test_fair_time_on_constructed_deliveries():
                            8000.0)
     got = thesis._fair_time(run, 0.0, 10.0, (0, 1), 1.5e6, 0.2, 1.0, step=0.01)
     assert got == pytest.approx(3.75, abs=0.02)
+
+
+@pytest.mark.parametrize("preset", ["thesis_fig3_14", "thesis_fig4_18"])
+def test_flow_counts_are_bounded_not_hanging(preset):
+    """A count of 1e308 flows used to build a list until memory ran out: bounded by
+    MAX_FLOWS like every other builder's count."""
+    from ctlcc.errors import ParameterError
+    from ctlcc.sim import scenarios
+
+    with pytest.raises(ParameterError, match=r"^n must be an integer >= 1 and <= 10000, got 1"):
+        getattr(scenarios, preset)(n=1e308)
+    with pytest.raises(ParameterError, match=r"^n must be an integer >= 1 and <= 10000, got 10001"):
+        getattr(scenarios, preset)(n=scenarios.MAX_FLOWS + 1)
