@@ -24,7 +24,7 @@ from ..references import PAPERS, short
 from .record import Claim
 
 __all__ = ["INVENTORY_COLUMNS", "statements", "judged", "claims", "not_yet_checked_rows",
-           "NOT_YET_CHECKED_COLUMNS"]
+           "NOT_YET_CHECKED_COLUMNS", "linked_rows", "main"]
 
 #: Columns of ``data/inventory/<paper>.csv`` (agreed with the inventory).
 INVENTORY_COLUMNS = ("id", "paper", "location", "category", "quote", "published", "precision",
@@ -103,8 +103,62 @@ def not_yet_checked_rows():
     return rows
 
 
+def linked_rows(paper):
+    """The rows of ``data/inventory/<paper>.csv`` with ``ledger_ids`` and ``status`` taken
+    from the declared records (the records' ``inventory_id`` is the one source of the link).
+
+    A statement a paper record judges is ``checked`` with those records; one no record
+    judges keeps its ``not yet checked`` or ``not checkable`` status and its ``needs``.
+    """
+    from .registry import rules
+
+    table = rules()
+    done = {i: sorted(ids) for i, ids in judged().items()
+            if any(table[k].kind == "paper" for k in ids)}
+    out = []
+    for row in statements([paper]):
+        row = dict(row)
+        if row["id"] in done:
+            row["ledger_ids"], row["status"] = " ".join(done[row["id"]]), "checked"
+        else:
+            row["ledger_ids"] = ""
+            if row["status"] == "checked":
+                row["status"] = "not yet checked"
+                row["needs"] = row["needs"] or "no record of the restructured ledger judges it"
+        out.append(row)
+    return out
+
+
+def main(argv=None):
+    """``python -m ctlcc.claims.inventory --links FOLDER``: rewrite the inventory's
+    ``ledger_ids`` and ``status`` columns in FOLDER/<paper>.csv from the declared records."""
+    import argparse
+    import csv
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("--links", required=True, metavar="FOLDER",
+                        help="folder of the inventory CSVs to rewrite (data/inventory in a checkout)")
+    args = parser.parse_args(argv)
+    for paper in PAPERS:
+        path = Path(args.links) / f"{paper}.csv"
+        if not path.is_file():
+            continue
+        rows = linked_rows(paper)
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=INVENTORY_COLUMNS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"wrote {path}")
+    return 0
+
+
 def _published(text):
     try:
         return float(text)
     except ValueError:
         return text or None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -46,7 +46,8 @@ __all__ = ["MODULES", "Rule", "Measurement", "Unit", "unit", "units", "rules", "
            "sections", "evaluate", "section_claims", "paper_claims", "RULE_COLUMNS"]
 
 #: Per-paper modules that register units, in ledger order.
-MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.primo",
+MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.stpd_testbed",
+           "ctlcc.claims.primo",
            "ctlcc.claims.primo_sim", "ctlcc.claims.iftp", "ctlcc.claims.iftp_sim",
            "ctlcc.claims.cbraa", "ctlcc.claims.cbraa_sim", "ctlcc.claims.sttp",
            "ctlcc.claims.sttp_sim", "ctlcc.claims.others")

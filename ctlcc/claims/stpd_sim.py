@@ -112,6 +112,21 @@ def _rates(res, buffer, protocols):
             for p in protocols]
 
 
+@unit("stpd-fig.3.11-fig3_11_reno_overflow", section=_SECTION, needs="buffer_dimension",
+      evidence=_BUFFER)
+def fig3_11_reno_overflow(res):
+    from ..experiments.thesis import _window_at_overflow
+
+    lo, hi = min(res.buffers), max(res.buffers)
+    if lo == hi or "reno" not in res.protocols:
+        return None
+    wmax = _window_at_overflow(res.runs[(lo, "reno")], res.warmup)
+    return Measurement(value=wmax,
+                       reason=f"Reno's window at the first drop of each overflow of the "
+                              f"{lo}-packet buffer after {res.warmup:g} s (median); ctlcc's path "
+                              f"holds BDP {res.bdp:.1f} + {lo} + 1 in service")
+
+
 @unit("stpd-fig.3.10-fig3_10_full_throughput", section=_SECTION, needs="buffer_dimension",
       evidence=_BUFFER)
 def fig3_10_full_throughput(res):
@@ -468,6 +483,31 @@ def bursty(res, other=None):
             reason=f"Reno's time from packet {res.first} to packet {res.last} (runs that do "
                    f"not reach it count until the end); " + _bursty_text(res, i),
             other_evidence=alt)
+    return out
+
+
+_TYPED = {"stpd-fig.4.16-fig4_16_reno_start": ("reno", "start"),
+          "stpd-fig.4.17-fig4_17_stpd_start": ("stpd", "start"),
+          "stpd-fig.4.17-fig4_17_stpd_end": ("stpd", "end"),
+          "stpd-fig.4.16-fig4_16_reno_stalls": ("reno", "stalls")}
+
+
+@unit(*_TYPED, section=_SECTION, needs="bursty_loss", evidence=_BURSTY)
+def bursty_times(res):
+    out = {}
+    for cid, (protocol, field) in _TYPED.items():
+        if protocol not in res.protocols or (field == "stalls" and res.stalls is None):
+            continue
+        i = res.protocols.index(protocol)
+        v = getattr(res, field)[i]
+        what = {"start": f"time packet {res.first} is delivered in order",
+                "end": f"time packet {res.last} is delivered in order",
+                "stalls": f"pauses of in-order delivery of 1 s or more between packets "
+                          f"{res.first} and {res.last}"}[field]
+        out[cid] = Measurement(value=float(v.mean()), samples=tuple(float(x) for x in v),
+                               seeds=res.seeds,
+                               reason=f"{protocol}: {what} (runs that never get there count at "
+                                      f"{res.duration:g} s); " + _bursty_text(res, i))
     return out
 
 

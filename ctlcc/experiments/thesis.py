@@ -413,6 +413,9 @@ class BurstyLossResult:
         [1]
     traces : dict
         ``{protocol: ThesisRun}`` of the first seed.
+    stalls : ndarray, shape (P, S)
+        Pauses of in-order delivery of at least ``STALL_GAP`` between packets
+        *first* and *last* (a retransmission timeout's stall). [1]
     """
 
     protocols: tuple
@@ -429,6 +432,7 @@ class BurstyLossResult:
     throughput: np.ndarray
     timeouts: np.ndarray
     traces: dict = field(repr=False)
+    stalls: np.ndarray = None
 
 
 @dataclass(frozen=True)
@@ -963,8 +967,10 @@ def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), d
     if channel not in ("packets", "time"):
         raise ParameterError(f"channel must be 'packets' or 'time', got {channel!r}")
     bits = 8.0 * 1000
+    from .thesis_typed_claims import stalls as _stalls
+
     shape = (len(protocols), len(seeds))
-    start, end, thr, tos = (np.zeros(shape) for _ in range(4))
+    start, end, thr, tos, stall = (np.zeros(shape) for _ in range(5))
     reached = np.zeros(shape, dtype=bool)
     traces = {}
     for i, protocol in enumerate(protocols):
@@ -987,11 +993,12 @@ def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), d
             thr[i, k] = (r.delivered_between(0, t0, t1) * r.packet_bits / (t1 - t0) / 1.5e6
                          if np.isfinite(t0) and t1 > t0 else 0.0)
             tos[i, k] = r.timeouts[0]
+            stall[i, k] = _stalls(r.time, d, t0, t1)
             if k == 0:
                 traces[protocol] = r
     return BurstyLossResult(tuple(protocols), seeds, duration, float(mean_burst),
                             float(loss_ratio), channel, first, last, start, end, reached, thr,
-                            tos, traces)
+                            tos, traces, stall)
 
 
 def geo_burst(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0, bin_width=1.0):
