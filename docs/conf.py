@@ -16,7 +16,6 @@ findings, changelog and gallery pages are generated here from
 
 import json
 import os
-import re
 import shutil
 import sys
 from pathlib import Path

@@ -95,8 +95,9 @@ def _measures(res):
     tcp_sorted = sorted(got[1:])
     loss5 = (f"loss ratio CBRAA {f5.loss[0]:.2%}, TCP "
              f"{', '.join(f'{x:.2%}' for x in f5.loss[1:])}")
+    tcp_text = ", ".join(f"{g:.0f}" for g in tcp_sorted)
     out["cbraa-fig5-equidistant-sim"] = (got[0], f"CBRAA's mean over {WARMUP:g}-{f5.duration:g} "
-                                                 f"s beside TCP {', '.join(f'{g:.0f}' for g in tcp_sorted)} kbyte/s; {loss5}")
+                                                 f"s beside TCP {tcp_text} kbyte/s; {loss5}")
     for j, cid in enumerate(("cbraa-fig5-tcp-low-sim", "cbraa-fig5-tcp-mid-sim",
                              "cbraa-fig5-tcp-high-sim")):
         out[cid] = (tcp_sorted[j], f"the TCP sources' means over {WARMUP:g}-{f5.duration:g} s "

@@ -11,7 +11,7 @@ ElAarag & Bassiouni (2002), §3.1, §4 Figure 1, §5 eqs. (10)-(27), Figure 3, �
 
 import numpy as np
 
-from ._common import check_point, check_points, data_rows
+from ._common import check_point, data_rows
 from .registry import Measurement, unit
 
 __all__ = []
@@ -132,8 +132,8 @@ def table1_fair_share():
     tau = 8000.0 / 1e6
     rates = [8000.0 / (g + tau) / 1e3 for g in gaps]
     return Measurement(value=float(np.mean(rates)),
-                       reason=f"gap law n (G + tau) = R with tau = 8 ms (one 1000-byte packet at "
-                              f"1 Mb/s, ctlcc's reading: tau is not printed): "
+                       reason="gap law n (G + tau) = R with tau = 8 ms (one 1000-byte packet at "
+                              "1 Mb/s, ctlcc's reading: tau is not printed): "
                               + ", ".join(f"{r:.1f}" for r in rates) + " kb/s per source")
 
 
@@ -156,8 +156,8 @@ def ideal_bandwidth(check):
     n_values = [lab.split(":")[0] for lab in np.array(check.labels)[paper]]
     out = {"iftp-eq20-ideal-bandwidth": Measurement(
         value=float(rel[k]),
-        reason=(f"simulated theta / eqs. (10)-(19) - 1 with Transmit_Window as printed "
-                f"(pacing='figure1'): " + ", ".join(f"{n} {r:+.1%}" for n, r in zip(n_values, rel))
+        reason=("simulated theta / eqs. (10)-(19) - 1 with Transmit_Window as printed "
+                "(pacing='figure1'): " + ", ".join(f"{n} {r:+.1%}" for n, r in zip(n_values, rel))
                 + f" (worst {n_values[k]}); {check.note}"),
         other_evidence="with the sweep continuing at the gap until the next window "
                        "(pacing='continuous'): " + ", ".join(
@@ -181,7 +181,7 @@ def nonideal_bound(check):
     return Measurement(
         value=float(ratios[k]), seeds=point.seeds,
         spread=None if point.spread is None else float(point.spread / check.predicted[k]),
-        reason=(f"send rate / eq. (26) with Transmit_Window as printed: " + ", ".join(
+        reason=("send rate / eq. (26) with Transmit_Window as printed: " + ", ".join(
             f"{check.labels[i].split(',')[0]}: {ratios[i]:.2f}" for i in printed)
             + f" (the largest at {check.labels[k].split(',')[0]}); {check.note}"),
         other_evidence="with pacing='continuous': " + ", ".join(

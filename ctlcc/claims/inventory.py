@@ -5,9 +5,10 @@ The inventory (``data/inventory/<paper>.csv``, one row per statement: every
 numbered equation, result table cell, figure finding, worked number and
 result sentence of the abstract and conclusions) is read against the
 declared records (``data/ledger_*.csv``, whose ``inventory_id`` column names
-the statement each judges).  A statement that no record judges becomes a
+the statement each judges).  A statement that no paper record judges becomes a
 ``not yet checked`` record of kind ``paper``, with what checking it needs
-(:func:`claims`, the ledger source ``inventory``);
+(:func:`claims`, the ledger source ``inventory``), unless the inventory marks it
+``not checkable`` (a definition, a value only drawn in a figure);
 :func:`not_yet_checked_rows` is the listing ``scripts/update_readme.py``
 writes to ``data/claims_not_yet_checked.csv``.
 
@@ -57,23 +58,32 @@ def statements(papers=None):
     return out
 
 
-def judged():
-    """``{inventory id: [claim ids]}`` of the declared records that judge a statement."""
+def judged(kind="paper"):
+    """``{inventory id: [claim ids]}`` of the declared records of *kind* (``None``: any)
+    that judge a statement (a consistency record compares ctlcc with itself, so a
+    statement only such records touch is still not checked)."""
     from .registry import rules
 
     out = {}
     for rule in rules().values():
+        if kind is not None and rule.kind != kind:
+            continue
         for inventory_id in rule.inventory_id.split():
             out.setdefault(inventory_id, []).append(rule.id)
     return out
 
 
 def claims():
-    """A ``not yet checked`` record for every statement no declared record judges."""
+    """A ``not yet checked`` record for every statement no declared paper record judges.
+
+    Statements the inventory marks ``not checkable`` (definitions, values only drawn in
+    a lost figure, numbers cited from other papers) are no claim to check: they are
+    listed in ``data/claims_not_yet_checked.csv`` with why, not in the ledger.
+    """
     done = judged()
     out = []
     for row in statements():
-        if row["id"] in done:
+        if row["id"] in done or row["status"] == "not checkable":
             continue
         comparison = row["comparison"] if row["comparison"] in ("==", "<=", ">=") else "=="
         status = row["status"] if row["status"] != "checked" else "not yet checked"
@@ -110,11 +120,7 @@ def linked_rows(paper):
     A statement a paper record judges is ``checked`` with those records; one no record
     judges keeps its ``not yet checked`` or ``not checkable`` status and its ``needs``.
     """
-    from .registry import rules
-
-    table = rules()
-    done = {i: sorted(ids) for i, ids in judged().items()
-            if any(table[k].kind == "paper" for k in ids)}
+    done = {i: sorted(ids) for i, ids in judged().items()}
     out = []
     for row in statements([paper]):
         row = dict(row)

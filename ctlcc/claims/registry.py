@@ -316,7 +316,8 @@ def evaluate(selected=None, results=None):
         Default: every unit.
     results : dict, optional
         ``{key: result}`` handed to units that need them; default: each
-        section's provider.  Units whose needs are missing are skipped.
+        section's provider.  Given, only the units that need some of them
+        run, and units whose needs are missing are skipped.
 
     Returns
     -------
@@ -338,6 +339,8 @@ def evaluate(selected=None, results=None):
                 continue
             extra = {name: source[key] for name, key in u.optional if key in source}
             measured = u.measure(*(source[key] for key in u.needs), **extra)
+        elif results is not None:
+            continue            # a self-contained unit measures nothing from *results*
         else:
             measured = u.measure()
         if measured is None:

@@ -62,14 +62,13 @@ import numpy as np
 
 from .. import _data
 from .._validation import check_nonnegative_int, check_positive, check_sequence
-from ..claims import Claim
 from ..errors import ParameterError
 from ..sim import run, scenarios
 from ..sim.senders import Iftp
 from ._published import read_published
 
-__all__ = ["DURATION", "QUICK_DURATION", "QUICK_SEEDS", "FULL_SEEDS", "UDP_RATES", "FIG5_RATES", "FIG5_BOTTLENECK",
-           "START_JITTER", "UdpUnfairness", "Friendliness", "UdpLosses", "BandwidthDelay",
+__all__ = ["DURATION", "QUICK_DURATION", "QUICK_SEEDS", "FULL_SEEDS", "UDP_RATES", "FIG5_RATES",
+           "FIG5_BOTTLENECK", "START_JITTER", "UdpUnfairness", "Friendliness", "UdpLosses", "BandwidthDelay",
            "published", "published_tables", "udp_unfairness", "friendliness", "udp_losses",
            "bandwidth_delay", "run_all", "claims"]
 

@@ -88,10 +88,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .._validation import check_positive, check_positive_int
-from ..claims import Claim
 from ._published import read_published
 from ..errors import ParameterError
-from ..laws import primo as primo_law
 from ..sim import criteria as _criteria
 from ..sim import run, scenarios
 from ..sim.senders import Primo

@@ -64,7 +64,6 @@ import numpy as np
 
 from .. import _data
 from .._validation import check_interval, check_nonnegative, check_sequence
-from ..claims import Claim
 from ..errors import ParameterError
 from ..sim import run
 from ..sim import scenarios as S

@@ -7,8 +7,9 @@ through the public scenario API only (protocol strings, presets, ``Link`` /
 ``Flow`` / ``Scenario``), so whatever ST-PD sender the engine registers
 under ``"stpd"`` is the one measured.  Each returns a frozen result with
 the arrays behind the thesis' figures and the parameters that made them;
-:func:`claims` turns the results into :class:`ctlcc.claims.Claim` records
-against the numbers the thesis prints (``data/thesis_sim_published.csv``).
+:func:`claims` hands the results to the claims ledger, which judges each
+against the record declared for it in ``data/ledger_stpd.csv`` (the numbers
+the thesis prints, as in ``data/thesis_sim_published.csv``).
 
 Common choices (the thesis is silent or ns-2 defaults apply):
 
@@ -38,7 +39,6 @@ from functools import lru_cache
 import numpy as np
 
 from .._validation import check_interval, check_positive, check_positive_int
-from ..claims import Claim
 from ._published import read_published
 from ..errors import ParameterError
 from ..references import cite

@@ -113,12 +113,17 @@ def consistency(ledger):
 
 
 def not_yet_checked(ledger):
-    """Counts of the papers' statements no record judges yet."""
-    open_ = [c for c in ledger.claims if c.verdict == "not yet checked"]
+    """Counts of the papers' statements no record judges yet, and of those that cannot
+    be checked (the inventory's ``not checkable``: no records, listed with why)."""
+    from ..claims.inventory import not_yet_checked_rows
+
     per = {}
-    for c in open_:
-        per.setdefault(c.paper, [0, 0])
-        per[c.paper][0 if not c.reason.startswith("not checkable") else 1] += 1
+    for c in ledger.claims:
+        if c.verdict == "not yet checked":
+            per.setdefault(c.paper, [0, 0])[0] += 1
+    for row in not_yet_checked_rows():
+        if row["status"] == "not checkable":
+            per.setdefault(row["paper"], [0, 0])[1] += 1
     lines = ["| paper | not yet checked | not checkable (why in the list) |", "|---|---:|---:|"]
     for key in REFERENCES:
         if key in per:
@@ -163,8 +168,10 @@ def findings_page(ledger):
         "",
         "## Not yet checked",
         "",
-        "Statements of the papers' inventory (`data/inventory/`) that no record judges; each "
-        "with what checking it needs in `data/claims_not_yet_checked.csv`.",
+        "Statements of the papers' inventory (`data/inventory/`) that no paper record judges, "
+        "each with what checking it needs in `data/claims_not_yet_checked.csv`; the statements "
+        "that cannot be checked (definitions, values only drawn in a figure, numbers cited "
+        "from other papers) are listed there with why and are not ledger records.",
         "",
         not_yet_checked(ledger),
         "",

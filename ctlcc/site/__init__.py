@@ -147,17 +147,22 @@ def summary_figure(ledger, out, options):
     colours = {"reproduced": "#009E73", "differs": "#E69F00", "printed-error": "#D55E00",
                "paper-inconsistent": "#CC79A7", "not yet checked": "#BBBBBB"}
     with context(options.get("style", "paper")):
-        figure, ax = new_figure(figsize=(7.0, 0.55 * len(counts) + 1.6))
+        figure, ax = new_figure(figsize=(9.0, 0.55 * len(counts) + 1.6))
         papers = [key for key in REFERENCES if key in counts][::-1]
         left = [0] * len(papers)
+        segments = []
         for verdict in VERDICTS:
             widths = [counts[p][verdict] for p in papers]
             bars = ax.barh([REFERENCES[p].short for p in papers], widths, left=left,
                            color=colours[verdict], label=verdict, edgecolor="white")
-            ax.bar_label(bars, labels=[str(w) if w else "" for w in widths], label_type="center",
-                         fontsize="small")
+            segments.append((bars, widths))
             left = [a + b for a, b in zip(left, widths)]
-        ax.set_xlabel("the paper's claims [count]")
+        for y, total in enumerate(left):
+            ax.annotate(f"{total}", (total, y), xytext=(3, 0), textcoords="offset points",
+                        va="center", fontsize="small")
+        ax.tick_params(axis="y", length=0)
+        ax.set_xlabel("the paper's claims [count] (right of each bar: its total; a segment "
+                      "too narrow for its count is left blank)")
         ax.set_title("ctlcc claims ledger: verdict per paper (paper claims only; "
                      "consistency checks apart)")
         from matplotlib.ticker import MaxNLocator
@@ -167,6 +172,15 @@ def summary_figure(ledger, out, options):
                       frameon=False)
         ax.grid(True, axis="x", alpha=0.3)
         ax.grid(False, axis="y")
+        # a count is written inside its segment when the segment can hold its digits
+        # (the index page's table has every count)
+        figure.canvas.draw()
+        x0, x1 = ax.get_xlim()
+        points = ax.bbox.width * 72.0 / figure.dpi / (x1 - x0)
+        for bars, widths in segments:
+            ax.bar_label(bars, labels=[str(w) if w and w * points >= 5.0 * len(str(w)) + 3.0
+                                       else "" for w in widths],
+                         label_type="center", fontsize="small")
         written = []
         for fmt in options.get("formats", ("png",)):
             figure.savefig(Path(out) / f"claims_summary.{fmt}",

@@ -125,10 +125,16 @@ def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result)
     claims = thesis.claims({"fixed_bottleneck": fixed_result, "moving_bottleneck": moving_result,
                             "mixed_reno": mixed_result})
     ids = [c.id for c in claims]
-    assert len(ids) == len(set(ids)) == 4 + 4 + 4
+    assert len(ids) == len(set(ids)) == 3 + 4 + 4
     by_id = {c.id.split("-", 2)[2]: c for c in claims}
     assert by_id["fig6_2a_stpd_lower_share"].verdict == "reproduced"
-    assert by_id["fig3_17_stpd_fair"].verdict == "reproduced"
+    # 'ST-PD TCP is the only one that makes each connection reach its fair share swiftly',
+    # judged once, by the time to within 20 % of C/n: ctlcc's ST-PD never settles there in one
+    # shared phase (a flow joining a standing queue takes it as empty); Jain's index of the
+    # phases, the former second criterion, is other evidence of the same record
+    fair = by_id["fig3_17_stpd_fair"]
+    assert fair.verdict == "differs" and fair.value == np.inf
+    assert "Jain's index" in fair.other_evidence and "never" in fair.reason
     assert by_id["fig3_19_stpd_share"].verdict == "reproduced"
     assert by_id["fig6_4_gain_shared_loss"].seeds == (0, 1, 2)
 
