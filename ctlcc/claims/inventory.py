@@ -6,9 +6,10 @@ numbered equation, result table cell, figure finding, worked number and
 result sentence of the abstract and conclusions) is read against the
 declared records (``data/ledger_*.csv``, whose ``inventory_id`` column names
 the statement each judges).  A statement that no paper record judges becomes a
-``not yet checked`` record of kind ``paper``, with what checking it needs
-(:func:`claims`, the ledger source ``inventory``), unless the inventory marks it
-``not checkable`` (a definition, a value only drawn in a figure);
+``not yet checked`` record of kind ``paper``, with what checking it needs or,
+for a statement the inventory marks ``not checkable`` (a definition, a value
+only drawn in a figure), why it cannot be checked (:func:`claims`, the ledger
+source ``inventory``);
 :func:`not_yet_checked_rows` is the listing ``scripts/update_readme.py``
 writes to ``data/claims_not_yet_checked.csv``.
 
@@ -77,13 +78,13 @@ def claims():
     """A ``not yet checked`` record for every statement no declared paper record judges.
 
     Statements the inventory marks ``not checkable`` (definitions, values only drawn in
-    a lost figure, numbers cited from other papers) are no claim to check: they are
-    listed in ``data/claims_not_yet_checked.csv`` with why, not in the ledger.
+    a lost figure, numbers cited from other papers) are records too, so that every
+    statement has one; their reason starts with ``not checkable:`` and says why.
     """
     done = judged()
     out = []
     for row in statements():
-        if row["id"] in done or row["status"] == "not checkable":
+        if row["id"] in done:
             continue
         comparison = row["comparison"] if row["comparison"] in ("==", "<=", ">=") else "=="
         status = row["status"] if row["status"] != "checked" else "not yet checked"

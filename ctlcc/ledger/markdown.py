@@ -61,9 +61,14 @@ def summary(ledger):
                      + " | ".join(str(row[v]) for v in VERDICTS) + f" | {sum(row.values())} |")
     lines.append("| **all** | " + " | ".join(f"**{totals[v]}**" for v in VERDICTS)
                  + f" | **{sum(totals.values())}** |")
+    blocked = sum(1 for c in ledger.claims if c.kind == "paper" and c.verdict == "not yet checked"
+                  and c.reason.startswith("not checkable"))
     checks = ledger.totals("consistency")
     n = sum(checks.values())
-    lines += ["", f"Counted apart: {n} consistency checks of ctlcc's models against its own "
+    lines += ["", f"Of the {totals['not yet checked']} not yet checked, {blocked} cannot be "
+                  f"checked as the papers stand (definitions, values only drawn in a figure, "
+                  f"numbers cited from other papers).",
+              "", f"Counted apart: {n} consistency checks of ctlcc's models against its own "
                   f"simulator and ns-3 ({checks['reproduced']} reproduced, {checks['differs']} "
                   f"differ). Every record, its rule and its reason: [{FINDINGS_PAGE}]"
                   f"({FINDINGS_PAGE})."]
@@ -113,22 +118,18 @@ def consistency(ledger):
 
 
 def not_yet_checked(ledger):
-    """Counts of the papers' statements no record judges yet, and of those that cannot
-    be checked (the inventory's ``not checkable``: no records, listed with why)."""
-    from ..claims.inventory import not_yet_checked_rows
-
+    """Counts of the papers' statements no record judges yet, those that cannot be
+    checked apart (their reason starts with ``not checkable``)."""
     per = {}
     for c in ledger.claims:
         if c.verdict == "not yet checked":
-            per.setdefault(c.paper, [0, 0])[0] += 1
-    for row in not_yet_checked_rows():
-        if row["status"] == "not checkable":
-            per.setdefault(row["paper"], [0, 0])[1] += 1
-    lines = ["| paper | not yet checked | not checkable (why in the list) |", "|---|---:|---:|"]
+            per.setdefault(c.paper, [0, 0])[int(c.reason.startswith("not checkable"))] += 1
+    lines = ["| paper | not yet checked | of which not checkable (why in the list) |",
+             "|---|---:|---:|"]
     for key in REFERENCES:
         if key in per:
-            lines.append(f"| {REFERENCES[key].short} | {per[key][0]} | {per[key][1]} |")
-    lines.append(f"| **all** | **{sum(v[0] for v in per.values())}** | "
+            lines.append(f"| {REFERENCES[key].short} | {sum(per[key])} | {per[key][1]} |")
+    lines.append(f"| **all** | **{sum(sum(v) for v in per.values())}** | "
                  f"**{sum(v[1] for v in per.values())}** |")
     return "\n".join(lines)
 
@@ -169,9 +170,9 @@ def findings_page(ledger):
         "## Not yet checked",
         "",
         "Statements of the papers' inventory (`data/inventory/`) that no paper record judges, "
-        "each with what checking it needs in `data/claims_not_yet_checked.csv`; the statements "
-        "that cannot be checked (definitions, values only drawn in a figure, numbers cited "
-        "from other papers) are listed there with why and are not ledger records.",
+        "each with what checking it needs in `data/claims_not_yet_checked.csv`; those that "
+        "cannot be checked (definitions, values only drawn in a figure, numbers cited from "
+        "other papers) are records too, counted here apart, with why.",
         "",
         not_yet_checked(ledger),
         "",
