@@ -52,9 +52,15 @@ def directory():
 
 
 def names():
-    """Names of the shipped data files, sorted (``__init__.py`` left out)."""
-    return sorted(entry.name for entry in directory().iterdir()
-                  if entry.is_file() and not entry.name.endswith((".py", ".pyc")))
+    """Names of the shipped data files, sorted (``__init__.py`` left out); a file one
+    folder deep is named with its folder, ``"inventory/stpd.csv"``."""
+    out = []
+    for entry in directory().iterdir():
+        if entry.is_file() and not entry.name.endswith((".py", ".pyc")):
+            out.append(entry.name)
+        elif entry.is_dir() and not entry.name.startswith(("_", ".")):
+            out += [f"{entry.name}/{inner.name}" for inner in entry.iterdir() if inner.is_file()]
+    return sorted(out)
 
 
 def path(name):

@@ -34,6 +34,8 @@ from .record import (COMPARISONS, KINDS, OUTSIDE_VERDICTS, VERDICTS, Claim, judg
 from .registry import (Measurement, Rule, Unit, evaluate, paper_claims, renamed, rules,
                        section_claims, sections, unit, units)
 
+# the registry's building blocks (Measurement, Rule, Unit, unit) are importable from here
+# for the units' modules; they are the contributor's API, documented in ctlcc.claims.registry
 __all__ = ["VERDICTS", "KINDS", "COMPARISONS", "OUTSIDE_VERDICTS", "Claim", "judge", "within",
-           "Measurement", "Rule", "Unit", "unit", "units", "rules", "renamed", "sections",
-           "evaluate", "section_claims", "paper_claims"]
+           "units", "rules", "renamed", "sections", "evaluate", "section_claims",
+           "paper_claims"]

@@ -51,6 +51,7 @@ Examples
 import math
 from dataclasses import dataclass, field
 
+from .._validation import _as_float, check_choice, check_finite, check_nonnegative
 from ..errors import ParameterError
 from ..references import reference
 
@@ -84,28 +85,38 @@ def within(value, target, comparison="==", tolerance=0.0):
 
     Parameters
     ----------
-    value, target : float
-        NaN is never within.
+    value : float
+        ctlcc's value; NaN (nothing measured) is never within, +-inf (e.g.
+        "never reaches it") only in the sense of a one-sided *comparison*.
+    target : float
+        Finite.
     comparison : {"==", "<=", ">="}
     tolerance : float
-        >= 0, in the unit of *value*.
+        Finite, >= 0, in the unit of *value*.
 
     Returns
     -------
     bool
+
+    Raises
+    ------
+    ParameterError
+        A *target* or *tolerance* that is not a finite number (>= 0), a
+        *value* that is not a number, an unknown *comparison*.
 
     Examples
     --------
     >>> within(1.3, 1.4, "<=", 0.05), within(1.46, 1.4, "<=", 0.05)
     (True, False)
     """
-    if comparison not in COMPARISONS:
-        raise ParameterError(f"comparison must be one of {COMPARISONS}, got {comparison!r}")
-    value, target, tolerance = float(value), float(target), float(tolerance)
-    if math.isnan(value) or math.isnan(target):
+    check_choice("comparison", comparison, COMPARISONS)
+    value = float(_as_float("value", value, scalar=True))
+    target = float(check_finite("target", target, scalar=True))
+    tolerance = float(check_nonnegative("tolerance", tolerance, scalar=True))
+    if math.isnan(value):
         return False
-    if math.isinf(value) or math.isinf(target):
-        return {"==": value == target, "<=": value <= target, ">=": value >= target}[comparison]
+    if math.isinf(value):
+        return {"==": False, "<=": value < 0, ">=": value > 0}[comparison]
     # the decimal inputs' float rounding (0.33 - 0.30 > 0.03 in binary) is not a difference
     slack = ROUNDING * max(1.0, abs(value), abs(target))
     if comparison == "==":
@@ -135,17 +146,31 @@ def judge(value, target, comparison="==", tolerance=0.0, on_outside="differs", i
     implied_comparison : {"==", "<=", ">="}
         How *target* must relate to *implied*.
     implied_tolerance : float
+        Finite, >= 0.
 
     Returns
     -------
     str
         One of :data:`VERDICTS`.
+
+    Raises
+    ------
+    ParameterError
+        As :func:`within`, for either comparison; an unknown *on_outside*.
     """
-    if on_outside not in OUTSIDE_VERDICTS:
-        raise ParameterError(f"on_outside must be one of {OUTSIDE_VERDICTS}, got {on_outside!r}")
-    if implied is not None and not within(target, implied, implied_comparison,
-                                          implied_tolerance or 0.0):
-        return "paper-inconsistent"
+    check_choice("on_outside", on_outside, OUTSIDE_VERDICTS)
+    check_choice("comparison", comparison, COMPARISONS)
+    check_choice("implied_comparison", implied_comparison, COMPARISONS)
+    target = float(check_finite("target", target, scalar=True))
+    tolerance = float(check_nonnegative("tolerance", tolerance, scalar=True))
+    implied_tolerance = float(check_nonnegative("implied_tolerance", implied_tolerance,
+                                                scalar=True))
+    if value is not None:
+        value = float(_as_float("value", value, scalar=True))
+    if implied is not None:
+        implied = float(check_finite("implied", implied, scalar=True))
+        if not within(target, implied, implied_comparison, implied_tolerance):
+            return "paper-inconsistent"
     if value is None:
         return "not yet checked"
     return "reproduced" if within(value, target, comparison, tolerance) else on_outside
@@ -270,6 +295,9 @@ class Claim:
             if self.implied is not None and self.target is not None:
                 self._check_verdict()
             return
+        if self.verdict != "reproduced" and not self.reason:
+            raise ParameterError(f"reason must say why the verdict is {self.verdict!r} (claim "
+                                 f"{self.id!r}), got {self.reason!r}")
         for name in ("target", "tolerance", "value"):
             if not _is_number(getattr(self, name)):
                 raise ParameterError(f"{name} must be a number for a checked claim (verdict "
@@ -281,9 +309,6 @@ class Claim:
         if not self.tolerance_basis:
             raise ParameterError(f"tolerance_basis must say why the tolerance is "
                                  f"{self.tolerance!r} (claim {self.id!r})")
-        if self.verdict != "reproduced" and not self.reason:
-            raise ParameterError(f"reason must say why the verdict is {self.verdict!r} (claim "
-                                 f"{self.id!r}), got {self.reason!r}")
         self._check_verdict()
 
     def _check_verdict(self):

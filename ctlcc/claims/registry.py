@@ -36,10 +36,13 @@ import fnmatch
 import importlib
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .. import _data
+from .._validation import check_choice, check_sequence
 from ..errors import ParameterError
+from ..references import cite
 from .record import COMPARISONS, KINDS, OUTSIDE_VERDICTS, Claim, judge, within
 
 __all__ = ["MODULES", "Rule", "Measurement", "Unit", "unit", "units", "rules", "renamed",
@@ -53,8 +56,8 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.stpd_test
            "ctlcc.claims.sttp_sim", "ctlcc.claims.others")
 
 #: Columns of ``data/ledger_<paper>.csv``.
-RULE_COLUMNS = ("id", "kind", "paper", "location", "inventory_id", "quote", "published", "unit",
-                "measurable_form", "target", "comparison", "tolerance", "tolerance_basis",
+RULE_COLUMNS = ("id", "kind", "paper", "location", "source", "inventory_id", "quote", "published",
+                "unit", "measurable_form", "target", "comparison", "tolerance", "tolerance_basis",
                 "se_factor", "on_outside", "implied_comparison", "implied_tolerance",
                 "implied_basis")
 
@@ -255,9 +258,29 @@ def units(section=None, paper=None, ids=None):
         Per-paper module name (``"stpd"``, ``"primo"``, ... ``"others"``).
     ids : sequence of str, optional
         Only units yielding one of these ids.
+
+    Returns
+    -------
+    list of Unit
+
+    Raises
+    ------
+    ParameterError
+        An unknown *section* or *paper*, *ids* that is not a sequence of str.
+
+    Examples
+    --------
+    >>> [u.section for u in units(ids=["stpd-4.3.3-poles"])]
+    ['stpd']
     """
     _load()
     out = list(_UNITS)
+    if section is not None:
+        check_choice("section", section, _sections(out))
+    if paper is not None:
+        check_choice("paper", paper, tuple(dict.fromkeys(u.paper_module for u in out)))
+    if ids is not None:
+        ids = check_sequence("ids", ids, item=_check_str)
     if section is not None:
         out = [u for u in out if u.section == section]
     if paper is not None:
@@ -270,11 +293,18 @@ def units(section=None, paper=None, ids=None):
 
 def sections():
     """Report sections that have units, in ledger order."""
-    seen = []
-    for u in units():
-        if u.section not in seen:
-            seen.append(u.section)
-    return seen
+    _load()
+    return list(_sections(_UNITS))
+
+
+def _sections(selected):
+    return tuple(dict.fromkeys(u.section for u in selected))
+
+
+def _check_str(name, value):
+    if not isinstance(value, str):
+        raise ParameterError(f"{name} must be a str, got {value!r}")
+    return value
 
 
 def rules():
@@ -322,8 +352,20 @@ def evaluate(selected=None, results=None):
     Returns
     -------
     list of Claim
+
+    Raises
+    ------
+    ParameterError
+        *selected* that is not a sequence of :class:`Unit`, *results* that
+        is not a dict.
     """
-    selected = units() if selected is None else list(selected)
+    if selected is None:
+        selected = units()
+    else:
+        selected = check_sequence("selected", selected, item=_check_unit, min_length=0)
+    if results is not None and not isinstance(results, Mapping):
+        raise ParameterError(f"results must be a dict {{key: result}} or None, got "
+                             f"{type(results).__name__} {results!r:.80}")
     table = rules()
     cache = {}
     out = []
@@ -361,13 +403,57 @@ def evaluate(selected=None, results=None):
 
 
 def section_claims(section):
-    """Every record of the units of one report section (a ledger source)."""
+    """Every record of the units of one report section (a ledger source).
+
+    Parameters
+    ----------
+    section : str
+        One of :func:`sections`.
+
+    Returns
+    -------
+    list of Claim
+    """
+    check_choice("section", section, tuple(sections()))
     return evaluate(units(section=section))
 
 
 def paper_claims(paper, results, section=None):
-    """The records a paper's units make from *results* (``experiments.<paper>.claims``)."""
-    return evaluate(units(section=section, paper=paper), results=results)
+    """The records a paper's units make from *results* (``experiments.<paper>.claims``).
+
+    Parameters
+    ----------
+    paper : str
+        Per-paper module name (``"stpd"``, ``"primo"``, ...).
+    results : dict
+        ``{key: result}`` of the paper's experiments.
+    section : str, optional
+        Only the units of this report section.
+
+    Returns
+    -------
+    list of Claim
+    """
+    if not isinstance(results, Mapping):
+        raise ParameterError(f"results must be a dict {{key: result}}, got "
+                             f"{type(results).__name__} {results!r:.80}")
+    if paper is None:
+        raise ParameterError("paper must be one of the per-paper modules ('stpd', 'primo', "
+                             "...), got None")
+    selected = units(section=section, paper=paper)
+    wanted = {key for u in selected for key in u.needs} | {
+        key for u in selected for _, key in u.optional}
+    if results and not wanted & set(results):
+        raise ParameterError(f"results must hold some of the keys {sorted(wanted)} that the "
+                             f"units of paper={paper!r}, section={section!r} read, got the "
+                             f"keys {sorted(results)!r:.200}")
+    return evaluate(selected, results=results)
+
+
+def _check_unit(name, value):
+    if not isinstance(value, Unit):
+        raise ParameterError(f"{name} must be a Unit (see units()), got {value!r:.80}")
+    return value
 
 
 def record(claim_id, m, rule, default_evidence=""):
@@ -487,6 +573,9 @@ def _rule(row, name):
     if missing:
         raise ParameterError(f"data/{name} lacks columns {missing}")
     where = f"data/{name}, {row['id']!r}"
+    if row["source"] != cite(row["paper"], row["location"]):
+        raise ParameterError(f"{where}: source must cite the paper and location, "
+                             f"{cite(row['paper'], row['location'])!r}, got {row['source']!r}")
     if row["kind"] not in KINDS:
         raise ParameterError(f"{where}: kind must be one of {KINDS}, got {row['kind']!r}")
     if row["comparison"] not in COMPARISONS:
