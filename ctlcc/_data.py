@@ -52,9 +52,15 @@ def directory():
 
 
 def names():
-    """Names of the shipped data files, sorted (``__init__.py`` left out)."""
-    return sorted(entry.name for entry in directory().iterdir()
-                  if entry.is_file() and not entry.name.endswith((".py", ".pyc")))
+    """Names of the shipped data files, sorted (``__init__.py`` left out); a file one
+    folder deep is named with its folder, ``"inventory/stpd.csv"``."""
+    out = []
+    for entry in directory().iterdir():
+        if entry.is_file() and not entry.name.endswith((".py", ".pyc")):
+            out.append(entry.name)
+        elif entry.is_dir() and not entry.name.startswith(("_", ".")):
+            out += [f"{entry.name}/{inner.name}" for inner in entry.iterdir() if inner.is_file()]
+    return sorted(out)
 
 
 def path(name):
@@ -63,16 +69,22 @@ def path(name):
     Parameters
     ----------
     name : str
-        File name, e.g. ``"thesis_sim_published.csv"``.
+        File name, e.g. ``"thesis_sim_published.csv"``, or one folder deep,
+        ``"inventory/stpd.csv"``.
 
     Raises
     ------
     ParameterError
         *name* is not a shipped data file; the message lists them.
     """
-    if not isinstance(name, str) or not name or "/" in name or "\\" in name:
-        raise ParameterError(f"name must be the name of a data file (no folder), got {name!r}")
-    entry = directory() / name
+    parts = name.split("/") if isinstance(name, str) else []
+    if (not isinstance(name, str) or not name or "\\" in name or len(parts) > 2
+            or any(part in ("", ".", "..") for part in parts)):
+        raise ParameterError(f"name must be the name of a data file, at most one folder deep "
+                             f"('inventory/stpd.csv'), got {name!r}")
+    entry = directory()
+    for part in parts:
+        entry = entry / part
     if not entry.is_file():
         raise ParameterError(f"name must be one of the data files shipped with ctlcc "
                              f"({', '.join(names())}); got {name!r}")

@@ -94,13 +94,12 @@ def _run_report(args, parser):
     timing = ", ".join(f"{name} {sec:.1f} s" for name, sec in index.seconds.items())
     print(f"ctlcc report: {len(index.files)} files in {index.out_dir} "
           f"({time.perf_counter() - start:.1f} s; {timing})")
-    counts = index.ledger.counts()
-    total = {}
-    for per_paper in counts.values():
-        for verdict, n in per_paper.items():
-            total[verdict] = total.get(verdict, 0) + n
-    print("claims: " + ", ".join(f"{n} {v}" for v, n in total.items())
-          + f" ({sum(total.values())} in {index.out_dir / 'claims.csv'})")
+    total = index.ledger.totals("paper")
+    checks = index.ledger.totals("consistency")
+    print("the papers' claims: " + ", ".join(f"{n} {v}" for v, n in total.items())
+          + f"; consistency checks, counted apart: {checks['reproduced']} reproduced, "
+            f"{checks['differs']} differ ({len(index.ledger.claims)} records in "
+            f"{index.out_dir / 'claims.csv'})")
     for section in index.sections:
         if section.status == "failed":
             print(f"\nsection {section.name} FAILED: {section.error}\n{section.traceback}",
@@ -119,7 +118,7 @@ def _run_report(args, parser):
 # --- ctlcc claims -------------------------------------------------------------------------
 
 def _add_claims(commands):
-    from .claims import VERDICTS
+    from .claims import KINDS, VERDICTS
     from .ledger import SOURCES
     from .references import REFERENCES
 
@@ -127,14 +126,19 @@ def _add_claims(commands):
     claims = commands.add_parser(
         "claims", help="print the claims ledger: each paper claim and ctlcc's verdict",
         description="Build the claims ledger (the analytic sources take seconds, the "
-                    "cross-checks about a minute) or read one from a report's claims.csv, "
-                    "and print it as a table.",
+                    "simulated ones minutes) or read one from a report's claims.csv, and print "
+                    "it as a table. Each record is judged by the rule declared in "
+                    "data/ledger_<paper>.csv; consistency checks are marked (c) and counted "
+                    "apart.",
         epilog=f"sources:\n{sources}",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     claims.add_argument("--paper", action="append", choices=list(REFERENCES), metavar="KEY",
                         help=f"only this paper (repeatable): {', '.join(REFERENCES)}")
     claims.add_argument("--verdict", action="append", choices=VERDICTS, metavar="VERDICT",
                         help=f"only this verdict (repeatable): {', '.join(VERDICTS)}")
+    claims.add_argument("--kind", action="append", choices=KINDS, metavar="KIND",
+                        help="only this kind (repeatable): paper (the papers' claims) or "
+                             "consistency (ctlcc against itself)")
     claims.add_argument("--source", action="append", dest="sources", metavar="NAME",
                         choices=[s.name for s in SOURCES],
                         help="only this ledger source (repeatable; default all)")
@@ -157,16 +161,20 @@ def _run_claims(args, parser):
                                   log=lambda line: print(line, file=sys.stderr))
     except ParameterError as err:
         parser.error(str(err))
-    ledger = ledger.filtered(papers=args.paper, verdicts=args.verdict)
+    ledger = ledger.filtered(papers=args.paper, verdicts=args.verdict, kinds=args.kind)
     if args.csv:
         write_claims_csv(ledger, sys.stdout)
     else:
         print(format_table(ledger, width=shutil.get_terminal_size((140, 40)).columns), end="")
-        summary = {}
-        for claim in ledger.claims:
-            summary[claim.verdict] = summary.get(claim.verdict, 0) + 1
-        print(f"\n{len(ledger.claims)} claims: "
-              + ", ".join(f"{n} {v}" for v, n in summary.items()))
+        for kind in ("paper", "consistency"):
+            summary = {}
+            for claim in ledger.claims:
+                if claim.kind == kind:
+                    summary[claim.verdict] = summary.get(claim.verdict, 0) + 1
+            if summary:
+                what = "claims of the papers" if kind == "paper" else "consistency checks"
+                print(f"\n{sum(summary.values())} {what}: "
+                      + ", ".join(f"{n} {v}" for v, n in summary.items()))
     for failure in ledger.failures:
         print(f"source {failure.source}: {failure.message}", file=sys.stderr)
     return 1 if any(not f.message.startswith("not installed") for f in ledger.failures) else 0

@@ -59,8 +59,9 @@ from .references import short
 __all__ = ["SECTIONS", "FORMATS", "STYLES", "MANIFEST", "ReportOutputError", "SectionResult",
            "ReportIndex", "build_report", "check_out_dir", "section_names"]
 
-#: (section name, module, heading) in report order.  The ``claims`` section
-#: runs the analytic ledger sources and always runs.
+#: (section name, module, heading) in report order.  Each section also runs the
+#: ledger sources of its claim units (:data:`ctlcc.ledger.SOURCES`); the ``claims``
+#: section, which always runs, adds the inventory's not-yet-checked statements.
 SECTIONS = (
     ("stpd", "ctlcc.plots.stpd", f"ST-PD TCP: z-domain closed loop ({short('stpd')}, §4.3)"),
     ("bounds", "ctlcc.plots.bounds",
@@ -90,7 +91,8 @@ SECTIONS = (
     ("sttp_sim", "ctlcc.plots.sttp_experiments",
      f"STTP's simulations re-run: Tables I-II, Experiment 1 (Figs. 4-5) ({short('sttp')}, "
      f"§III-IV)"),
-    ("claims", "ctlcc.ledger", "Claims ledger: printed values vs ctlcc's closed forms"),
+    ("claims", "ctlcc.ledger",
+     "Claims ledger: the papers' statements no record judges yet (the inventory)"),
 )
 
 #: File formats a figure can be saved in.

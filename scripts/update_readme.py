@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""Regenerate the README's generated blocks, its gallery and the ledger snapshot.
+"""Regenerate the README's generated blocks, the findings page and the ledger snapshot.
 
     python scripts/update_readme.py                      # full report into a temp folder (minutes)
     python scripts/update_readme.py --from-report DIR    # from an earlier `ctlcc report --out DIR`
     python scripts/update_readme.py --analytic           # recompute the analytic claims (seconds)
-    python scripts/update_readme.py --blocks-only        # README blocks from docs/claims.csv
-    python scripts/update_readme.py --check              # exit 1 if the README is stale
+    python scripts/update_readme.py --blocks-only        # README, docs/findings.md from docs/claims.csv
+    python scripts/update_readme.py --check              # exit 1 if any of them is stale
 
 The claims ledger of the report is copied to ``docs/claims.csv`` (the
-snapshot the README is generated from and ``tests/test_readme.py`` checks
+snapshot the generated text comes from and ``tests/test_readme.py`` checks
 against the code), a handful of its figures are resized into
-``docs/gallery/`` and the README's blocks between
-``<!-- BEGIN generated: NAME ... -->`` and ``<!-- END generated: NAME -->``
-(gallery, summary, findings, reproduced) are rewritten from the snapshot.
+``docs/gallery/``, and from the snapshot are rewritten: the README's blocks
+between ``<!-- BEGIN generated: NAME ... -->`` and ``<!-- END generated:
+NAME -->`` (gallery, summary), the whole of ``docs/findings.md`` (every paper
+claim with its rule and reason, the consistency checks apart) and
+``data/claims_not_yet_checked.csv`` (the inventory's statements no record
+judges, with what checking them needs).
 """
 
 import argparse
@@ -29,6 +32,8 @@ from ctlcc.ledger import markdown  # noqa: E402
 
 README = ROOT / "README.md"
 SNAPSHOT = ROOT / "docs" / "claims.csv"
+FINDINGS = ROOT / "docs" / "findings.md"
+NOT_YET_CHECKED = ROOT / "data" / "claims_not_yet_checked.csv"
 GALLERY = ROOT / "docs" / "gallery"
 #: (report figure, alt text) shown at the top of the README, in order.
 FIGURES = (
@@ -59,8 +64,8 @@ def main(argv=None):
     if args.check:
         stale = stale_blocks()
         for name in stale:
-            print(f"README block {name!r} is stale: run python scripts/update_readme.py "
-                  "--blocks-only", file=sys.stderr)
+            print(f"{name} is stale: run python scripts/update_readme.py --blocks-only",
+                  file=sys.stderr)
         return 1 if stale else 0
     if args.analytic:
         refresh_analytic()
@@ -79,7 +84,10 @@ def main(argv=None):
                     return 1
                 refresh_from_report(out)
     README.write_text(markdown.apply_blocks(README.read_text(), expected_blocks()))
-    print(f"updated {README.relative_to(ROOT)} from {SNAPSHOT.relative_to(ROOT)}")
+    FINDINGS.write_text(expected_findings(), encoding="utf-8")
+    NOT_YET_CHECKED.write_text(expected_not_yet_checked(), encoding="utf-8")
+    print(f"updated {README.relative_to(ROOT)}, {FINDINGS.relative_to(ROOT)} and "
+          f"{NOT_YET_CHECKED.relative_to(ROOT)} from {SNAPSHOT.relative_to(ROOT)}")
     return 0
 
 
@@ -103,7 +111,7 @@ def refresh_from_report(report):
                 GALLERY / f"{name}.png", optimize=True)
 
 
-def refresh_analytic(sources=("published", "not-yet-checked")):
+def refresh_analytic(sources=("stpd", "bounds", "fluid", "inventory")):
     """Recompute the fast ledger sources into the snapshot; keep the other sources' rows."""
     import csv
     import io
@@ -116,11 +124,11 @@ def refresh_analytic(sources=("published", "not-yet-checked")):
     write_claims_csv(build_ledger(sources=list(sources)), fresh)
     new = list(csv.DictReader(io.StringIO(fresh.getvalue())))
     kept = [r for r in rows if r["source"] not in sources]
-    # ledger order: published first, then the kept simulated rows, then not-yet-checked
-    # (a checked claim replaces a not-yet-checked one with the same id, as in the ledger)
-    checked = {r["id"] for r in kept}
-    ordered = [r for r in new if r["source"] == "published"] + kept + \
-        [r for r in new if r["source"] != "published" and r["id"] not in checked]
+    # ledger order (the sources' order), the fresh rows in place of the old ones
+    from ctlcc.ledger import source_names
+
+    rank = {name: i for i, name in enumerate(source_names())}
+    ordered = sorted(new + kept, key=lambda r: rank.get(r["source"], len(rank)))
     with SNAPSHOT.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS)
         writer.writeheader()
@@ -133,11 +141,40 @@ def expected_blocks():
     return markdown.render(ledger, [(f"{name}.png", alt) for name, alt in FIGURES])
 
 
+def expected_findings():
+    """``docs/findings.md`` as the snapshot gives it."""
+    return markdown.findings_page(read_claims_csv(SNAPSHOT))
+
+
+def expected_not_yet_checked():
+    """``data/claims_not_yet_checked.csv`` as the inventory and the declared records give it."""
+    import csv
+    import io
+
+    from ctlcc.claims.inventory import NOT_YET_CHECKED_COLUMNS, not_yet_checked_rows
+
+    out = io.StringIO()
+    out.write("# Generated by scripts/update_readme.py: every statement of the papers' inventory\n"
+              "# (data/inventory/) that no declared record (data/ledger_*.csv) judges, with what\n"
+              "# checking it needs (status 'not checkable': why it cannot be checked).\n")
+    writer = csv.DictWriter(out, fieldnames=NOT_YET_CHECKED_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(not_yet_checked_rows())
+    return out.getvalue()
+
+
 def stale_blocks():
-    """Names of the README blocks that differ from the snapshot's rendering."""
+    """What differs from its generated form: README block names, the findings page, the
+    not-yet-checked list."""
     current = markdown.read_blocks(README.read_text())
-    return [name for name, body in expected_blocks().items()
-            if current.get(name, "").strip() != body.strip()]
+    stale = [f"README block {name!r}" for name, body in expected_blocks().items()
+             if current.get(name, "").strip() != body.strip()]
+    if not FINDINGS.is_file() or FINDINGS.read_text(encoding="utf-8") != expected_findings():
+        stale.append(str(FINDINGS.relative_to(ROOT)))
+    if (not NOT_YET_CHECKED.is_file()
+            or NOT_YET_CHECKED.read_text(encoding="utf-8") != expected_not_yet_checked()):
+        stale.append(str(NOT_YET_CHECKED.relative_to(ROOT)))
+    return stale
 
 
 if __name__ == "__main__":

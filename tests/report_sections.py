@@ -25,8 +25,14 @@ def claims():
     return [
         Claim(id="cbraa-test-reproduced", paper="cbraa", location="eq. (4)",
               claim="A test claim that holds.", published=1.5, value=1.5, verdict="reproduced",
+              tolerance=0.05, tolerance_basis="half a unit of the printed digit",
               evidence="test_figure"),
         Claim(id="cbraa-test-differs", paper="cbraa", location="eq. (3)",
               claim="A test claim that does not.", published=1.0, value=2.0, verdict="differs",
+              tolerance=0.05, tolerance_basis="half a unit of the printed digit",
               evidence="test_table; tests/test_report.py", reason="2 is not 1"),
+        Claim(id="cbraa-test-consistency", paper="cbraa", location="eq. (2)",
+              claim="ctlcc's model against ctlcc's simulator.", published=3.0, value=3.1,
+              verdict="reproduced", tolerance=0.2, tolerance_basis="the model's approximations",
+              kind="consistency", evidence="test_figure"),
     ]

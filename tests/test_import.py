@@ -66,7 +66,8 @@ def test_every_data_file_is_shipped_and_read_through_the_loader():
 
     shipped = set(_data.names())
     patterns = _pyproject()["tool"]["setuptools"]["package-data"]["ctlcc.data"]
-    in_repo = {p.name for pattern in patterns for p in (ROOT / "data").glob(pattern)}
+    in_repo = {p.relative_to(ROOT / "data").as_posix() for pattern in patterns
+               for p in (ROOT / "data").glob(pattern)}
     assert in_repo and in_repo <= shipped
 
 

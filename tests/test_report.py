@@ -155,7 +155,8 @@ def test_reuse_copies_unchanged_sections(tmp_path, fake_sections):
     status = {s.name: s.status for s in again.sections}
     assert status == {"fake": "reused", "claims": "reused"}
     assert (out / "test_figure.png").is_file()
-    assert [c.id for c in again.ledger.claims] == ["cbraa-test-reproduced", "cbraa-test-differs"]
+    assert [c.id for c in again.ledger.claims] == ["cbraa-test-reproduced", "cbraa-test-differs",
+                                                   "cbraa-test-consistency"]
     changed = _build(out, reuse=True, dpi=100)      # another option: inputs changed, rerun
     assert {s.name: s.status for s in changed.sections} == {"fake": "ok", "claims": "ok"}
 
@@ -165,16 +166,24 @@ def test_claims_csv_and_ledger_page_hold_every_claim(tmp_path, fake_sections):
     result = _build(out)
     with (out / "claims.csv").open() as handle:
         rows = list(csv.DictReader(handle))
-    assert [r["id"] for r in rows] == ["cbraa-test-reproduced", "cbraa-test-differs"]
+    assert [r["id"] for r in rows] == ["cbraa-test-reproduced", "cbraa-test-differs",
+                                       "cbraa-test-consistency"]
     assert rows[1]["verdict"] == "differs" and rows[1]["reason"] == "2 is not 1"
-    assert rows[0]["source"] == "fake"
+    assert rows[0]["source"] == "fake" and rows[2]["kind"] == "consistency"
     page = (out / "claims.html").read_text()
-    assert page.count('<tr data-paper="cbraa"') == 2
+    assert page.count('<tr data-paper="cbraa"') == 2          # the paper's claims only
     # the verdict links to the claim's evidence card, which links the figure of the report
     assert 'href="#claim-cbraa-test-differs"' in page and 'id="claim-cbraa-test-differs"' in page
     assert 'href="section-fake.html#test_figure"' in page
+    checks = (out / "consistency.html").read_text()
+    assert checks.count('<tr data-paper="cbraa"') == 1 and "cbraa-test-consistency" in checks
+    # headline counts: paper records only; the consistency check counted apart
     assert result.ledger.counts()["cbraa"] == {"reproduced": 1, "differs": 1,
-                                                "printed-error": 0, "not yet checked": 0}
+                                                "printed-error": 0, "paper-inconsistent": 0,
+                                                "not yet checked": 0}
+    assert result.ledger.counts("consistency")["cbraa"]["reproduced"] == 1
+    index = (out / "index.html").read_text()
+    assert "2 claims of the papers" in index and "1 <a href=\"consistency.html\">" in index
 
 
 def test_every_relative_link_and_image_of_the_site_exists(tmp_path, fake_sections):
@@ -182,7 +191,8 @@ def test_every_relative_link_and_image_of_the_site_exists(tmp_path, fake_section
     out = tmp_path / "report"
     _build(out, sections=("fake", "broken"))
     pages = sorted(out.glob("*.html"))
-    assert {p.name for p in pages} >= {"index.html", "claims.html", "gallery.html",
+    assert {p.name for p in pages} >= {"index.html", "claims.html", "consistency.html",
+                                       "gallery.html",
                                        "section-fake.html", "section-broken.html",
                                        "section-claims.html"}
     ids = {p.name: set(re.findall(r'\sid="([^"]+)"', p.read_text())) for p in pages}
@@ -248,7 +258,8 @@ def test_sections_in_worker_processes(tmp_path, fake_sections):
     assert [s.name for s in result.sections] == ["fake", "broken", "claims"]
     assert {s.name: s.status for s in result.sections} == \
         {"fake": "ok", "broken": "failed", "claims": "ok"}
-    assert [c.id for c in result.ledger.claims] == ["cbraa-test-reproduced", "cbraa-test-differs"]
+    assert [c.id for c in result.ledger.claims] == ["cbraa-test-reproduced", "cbraa-test-differs",
+                                                    "cbraa-test-consistency"]
     assert (out / "test_figure.png").is_file() and (out / "before_failure.csv").is_file()
     assert len(lines) == 3 and result.provenance["jobs"] == 2
 

@@ -49,8 +49,9 @@ Findings (measured 2026-11-23; the claims and :func:`readings` recompute them)
 * Figure 1 holds any rate whose Loss_th is within ``[loss/a, loss/b]``, a
   band of rates 0.71-1.22x eq. (2): the point reached depends on history
   and on the unprinted beta.  beta = 1 (targets from Loss_th alone)
-  reproduces Figs. 5 and 6 (CBRAA 129 vs 116 kbyte/s, TCP 111-113; Fig. 6:
-  158/229/79 vs 178/233/69 kbyte/s) but not Fig. 3 (1.3 Mb/s, and less
+  comes within 15 % of Figs. 5 and 6 (CBRAA 129 vs 116 kbyte/s, TCP
+  111-113; Fig. 6: 158/229/79 vs 178/233/69 kbyte/s), though not within
+  the ledger's declared tolerances, and not near Fig. 3 (1.3 Mb/s, and less
   smooth than TCP-Friend) nor Fig. 4; no single beta reproduces all four.
 
 References
@@ -60,13 +61,13 @@ Ait-Hellal, Yamamoto & Leduc (1999), §4, Figs. 2-6.
 
 import csv
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from .. import _data
 from .._validation import check_interval, check_positive
-from ..claims import Claim
 from ..errors import ParameterError
 from ..sim import run, scenarios
 from ..sim.senders import Cbraa
@@ -85,8 +86,9 @@ WARMUP = 60.0
 BIN = 1.0
 #: The other reading of the silent beta shown beside the default (beta = 0.5). [1]
 ALTERNATIVE = Cbraa(beta=1.0)
-#: Tolerance on the paper's averages (a single REAL run, numbers rounded
-#: to kbyte/s, TCP details such as timers and ACK sizes not printed). [1]
+#: The tests' acceptance band on the paper's averages for the beta = 1 reading
+#: (a single REAL run, numbers rounded to kbyte/s, TCP details such as timers and
+#: ACK sizes not printed); the ledger's tolerances are those of data/ledger_cbraa.csv. [1]
 TOLERANCE = 0.15
 _PAYLOAD = 1000           # bytes, §4 ("packets of constant size 1000 bytes")
 _SOURCE = "Ait-Hellal, Yamamoto & Leduc (1999)"
@@ -267,6 +269,7 @@ def fig6(duration=DURATION, bottleneck_delay=5e-3, sender=None):
                                              "CBRAA (100 ms)"))
 
 
+@lru_cache(maxsize=8)
 def run_all(quick=True, sender=None):
     """Every experiment; ``quick`` shortens Figs. 3, 5 and 6 to 300 s (Fig. 4 keeps 700 s).
 
@@ -287,11 +290,11 @@ def run_all(quick=True, sender=None):
 
 
 def claims(results=None, quick=False, alternative=None):
-    """The §4 claims checked on the runs (:func:`run_all`).
+    """The §4 claims, judged on the runs (:func:`run_all`).
 
-    Verdicts are fixed before the runs: "reproduced" when every number of
-    the claim is within :data:`TOLERANCE` of the paper's (or on the stated
-    side of a stated bound), "differs" otherwise, with what was measured.
+    The records (the paper's numbers, tolerances and their basis) are
+    declared in ``data/ledger_cbraa.csv``; the measurements are the units of
+    :mod:`ctlcc.claims.cbraa_sim`.
 
     Parameters
     ----------
@@ -300,27 +303,24 @@ def claims(results=None, quick=False, alternative=None):
     quick : bool
         Settings of the runs made here.
     alternative : dict, optional
-        :func:`run_all` with :data:`ALTERNATIVE` (beta = 1); its value and
-        verdict are added to each claim's reason.  Default: run it when
-        *results* is not given, else leave it out.
+        :func:`run_all` with :data:`ALTERNATIVE` (beta = 1); its values are
+        other evidence of each record.  Default: run it when *results* is
+        not given, else leave it out.
 
     Returns
     -------
     list of Claim
     """
+    from ..claims import paper_claims
+
     if results is None:
         results = run_all(quick=quick)
         if alternative is None:
             alternative = run_all(quick=quick, sender=ALTERNATIVE)
-    out = _claims(results)
-    if alternative is None:
-        return out
-    from dataclasses import replace
-
-    alt = {c.id: c for c in _claims(alternative)}
-    return [replace(c, reason=f"{c.reason}. With beta = 1 (the paper does not print beta): "
-                              f"{alt[c.id].value:.3g} {c.unit}, {alt[c.id].verdict}")
-            for c in out]
+    res = dict(results)
+    if alternative is not None:
+        res["alternative"] = alternative
+    return paper_claims("cbraa", res, section="cbraa_sim")
 
 
 def readings(betas=(0.5, 0.75, 0.9, 1.0), quick=True):
@@ -340,7 +340,10 @@ def readings(betas=(0.5, 0.75, 0.9, 1.0), quick=True):
     dict
         ``{beta: [Claim, ...]}``.
     """
-    return {float(b): _claims(run_all(quick=quick, sender=Cbraa(beta=b))) for b in betas}
+    from ..claims import paper_claims
+
+    return {float(b): paper_claims("cbraa", run_all(quick=quick, sender=Cbraa(beta=b)),
+                                   section="cbraa_sim") for b in betas}
 
 
 def main(path=None, betas=(0.5, 0.75, 0.9, 1.0)):
@@ -375,100 +378,6 @@ def main(path=None, betas=(0.5, 0.75, 0.9, 1.0)):
 
 # --- private helpers ---------------------------------------------------------------------
 
-def _claims(res):
-    """Claims of one set of runs (see :func:`claims`)."""
-    pub = published()
-    out = []
-    ev = "ctlcc.experiments.cbraa."
-    friend, cb = res["fig3"]
-    end = cb.duration
-    fair = pub["fair_share_2_sources"]["value"] / 8          # B/s
-    conv = cb.reach_time(0, 0.9 * fair)
-    mean_cb, mean_friend = cb.mean(0, WARMUP, end), friend.mean(0, WARMUP, end)
-    cv_cb, cv_friend = cb.cv(0, WARMUP, end), friend.cv(0, WARMUP, end)
-    ok = (conv <= pub["s4_1_cbraa_convergence"]["value"]
-          and abs(mean_cb - fair) <= TOLERANCE * fair and mean_friend < fair and cv_cb < cv_friend)
-    out.append(_claim(
-        "cbraa-fig3-convergence-sim", "§4.1, Figure 3",
-        "Sharing 4 Mb/s with one TCP Reno source, CBRAA reaches its 2 Mb/s fair share within "
-        "60 s and stays smooth, while the Mathis-formula source oscillates below it.",
-        2.0, mean_cb * 8 / 1e6, "Mb/s", ok, ev + "fig3",
-        f"CBRAA reaches 0.9 x 2 Mb/s (5-s mean) at {conv:.0f} s (paper: within 60 s); mean "
-        f"{mean_cb * 8 / 1e6:.2f} Mb/s over {WARMUP:g}-{end:g} s, TCP-Friend "
-        f"{mean_friend * 8 / 1e6:.2f} Mb/s; CV of 1-s goodput CBRAA {cv_cb:.3f}, TCP-Friend "
-        f"{cv_friend:.3f}; loss ratio CBRAA {cb.loss[0]:.2%} vs its Reno {cb.loss[1]:.2%}, "
-        f"TCP-Friend {friend.loss[0]:.2%} vs its Reno {friend.loss[1]:.2%}: the paced "
-        f"sources lose far fewer packets than Reno in the drop-tail queue, so eq. (2) at "
-        f"their own loss exceeds Reno's share"))
-    out.append(_claim(
-        "cbraa-fig3-smoothness-sim", "§4.1, Figure 3",
-        "After 60 s CBRAA's rate is very smooth while the TCP-Friend (Mathis) source's rate "
-        "remains oscillatory (coefficient of variation of the 1-s goodput, CBRAA / TCP-Friend "
-        "< 1).", "< 1", cv_cb / cv_friend, "", cv_cb < cv_friend, ev + "fig3",
-        f"CV of the sending rate CBRAA {cb.cv(0, WARMUP, end, 'rate'):.3f}, TCP-Friend "
-        f"{friend.cv(0, WARMUP, end, 'rate'):.3f}; of the 1-s goodput {cv_cb:.3f} and "
-        f"{cv_friend:.3f}"))
-    f4 = res["fig4"]
-    kb = 1e3
-    arrival = pub["s4_2_tcp_arrival_time"]["value"]
-    dep2 = pub["s4_2_tcp_departure_2"]["value"]
-    after = [f4.mean(i, arrival + pub["s4_2_reaction_time"]["value"],
-                     pub["s4_2_tcp_departure_1"]["value"]) for i in range(4)]
-    share = pub["fair_share_4_sources"]["value"] / 8
-    regain_level = pub["cbraa_after_departures"]["value"] / 8
-    regain = f4.reach_time(0, 0.9 * regain_level, after=dep2) - dep2
-    ok = all(abs(a - share) <= TOLERANCE * share for a in after) \
-        and regain <= pub["s4_2_regain_time"]["value"]
-    out.append(_claim(
-        "cbraa-fig4-arrivals-sim", "§4.2, Figure 4",
-        "When two TCP sources join at 300 s every source gets about 1 Mb/s within 10 s; after "
-        "they leave CBRAA regains 1.6 Mb/s within 20 s.", 1.6,
-        f4.mean(0, dep2 + 20, f4.duration) * 8 / 1e6, "Mb/s", ok, ev + "fig4",
-        "mean goodput 310-550 s [Mb/s]: " + ", ".join(
-            f"{lab} {a * 8 / 1e6:.2f}" for lab, a in zip(f4.labels, after))
-        + f"; CBRAA back to 0.9 x 1.6 Mb/s {regain:.0f} s after 560 s (paper: < 20 s); value: "
-          f"CBRAA's mean over {dep2 + 20:g}-{f4.duration:g} s"))
-    m1, m2 = f4.mean(0, 70, 300), f4.mean(0, 570, 700)
-    p1, p2 = pub["cbraa_rate_70_300s"]["value"], pub["cbraa_rate_570_700s"]["value"]
-    ok = abs(m1 - p1) <= TOLERANCE * p1 and abs(m2 - p2) <= TOLERANCE * p2
-    out.append(_claim(
-        "cbraa-fig4-mean-rates-sim", "§4.3, Figure 4",
-        "CBRAA averages about 270 kbyte/s over 70-300 s and only 200 kbyte/s over 570-700 s "
-        "(threshold effects on fairness).", 270, m1 / kb, "kbyte/s", ok, ev + "fig4",
-        f"70-300 s: {m1 / kb:.0f} kbyte/s (paper 270), 570-700 s: {m2 / kb:.0f} kbyte/s "
-        f"(paper 200); TCP 1 over the same windows {f4.mean(1, 70, 300) / kb:.0f} and "
-        f"{f4.mean(1, 570, 700) / kb:.0f} kbyte/s"))
-    f5 = res["fig5"]
-    got = [f5.mean(i, WARMUP, f5.duration) for i in range(4)]
-    paper = [pub[k]["value"] for k in ("fig5_cbraa_rate", "fig5_tcp1_rate", "fig5_tcp2_rate",
-                                       "fig5_tcp3_rate")]
-    tcp_sorted = sorted(got[1:])
-    ok = abs(got[0] - paper[0]) <= TOLERANCE * paper[0] and all(
-        abs(g - p) <= TOLERANCE * p for g, p in zip(tcp_sorted, paper[1:]))
-    out.append(_claim(
-        "cbraa-fig5-equidistant-sim", "§4.3, Figure 5",
-        "With three TCP sources and one CBRAA source at equal RTT, CBRAA gets 116 kbyte/s and "
-        "the TCP sources 119, 123 and 124 kbyte/s.", 116, got[0] / kb, "kbyte/s", ok,
-        ev + "fig5",
-        f"CBRAA {got[0] / kb:.0f}, TCP {', '.join(f'{g / kb:.0f}' for g in tcp_sorted)} "
-        f"kbyte/s over {WARMUP:g}-{f5.duration:g} s (paper 116; 119, 123, 124); loss ratio "
-        f"CBRAA {f5.loss[0]:.2%}, TCP {', '.join(f'{x:.2%}' for x in f5.loss[1:])}"))
-    f6 = res["fig6"]
-    got = [f6.mean(i, WARMUP, f6.duration) for i in range(3)]
-    paper = [pub[k]["value"] for k in ("fig6_tcp_rate", "fig6_cbraa_short_rate",
-                                       "fig6_cbraa_long_rate")]
-    ok = all(abs(g - p) <= TOLERANCE * p for g, p in zip(got, paper))
-    out.append(_claim(
-        "cbraa-fig6-rtt-sim", "§4.3, Figure 6",
-        "With RTTs of 70, 70 and 220 ms the TCP source gets 178 kbyte/s and the CBRAA sources "
-        "233 and 69 kbyte/s.", 69, got[2] / kb, "kbyte/s", ok, ev + "fig6",
-        f"TCP {got[0] / kb:.0f}, CBRAA 25 ms {got[1] / kb:.0f}, CBRAA 100 ms {got[2] / kb:.0f} "
-        f"kbyte/s (paper 178, 233, 69); loss ratios "
-        f"{', '.join(f'{x:.2%}' for x in f6.loss)}; mean RTTs "
-        f"{', '.join(f'{r * 1e3:.0f}' for r in f6.rtt)} ms (paper ~70, ~70, ~220)"))
-    return out
-
-
 def _cbraa(sender):
     if sender is None:
         return Cbraa()
@@ -500,13 +409,6 @@ def _check_duration(duration):
     if duration <= WARMUP or duration > 3600.0:
         raise ParameterError(f"duration must be in ({WARMUP:g}, 3600] s, got {duration!r}")
     return duration
-
-
-def _claim(cid, location, text, published_value, value, unit, ok, evidence, reason):
-    return Claim(id=cid, paper="cbraa", location=location, claim=text,
-                 published=published_value, value=float(value),
-                 verdict="reproduced" if ok else "differs", evidence=evidence, reason=reason,
-                 unit=unit, seeds=(0,))
 
 
 if __name__ == "__main__":

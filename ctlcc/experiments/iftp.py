@@ -62,14 +62,13 @@ import numpy as np
 
 from .. import _data
 from .._validation import check_nonnegative_int, check_positive, check_sequence
-from ..claims import Claim
 from ..errors import ParameterError
 from ..sim import run, scenarios
 from ..sim.senders import Iftp
 from ._published import read_published
 
-__all__ = ["DURATION", "QUICK_DURATION", "UDP_RATES", "FIG5_RATES", "FIG5_BOTTLENECK",
-           "START_JITTER", "UdpUnfairness", "Friendliness", "UdpLosses", "BandwidthDelay",
+__all__ = ["DURATION", "QUICK_DURATION", "QUICK_SEEDS", "FULL_SEEDS", "UDP_RATES", "FIG5_RATES",
+           "FIG5_BOTTLENECK", "START_JITTER", "UdpUnfairness", "Friendliness", "UdpLosses", "BandwidthDelay",
            "published", "published_tables", "udp_unfairness", "friendliness", "udp_losses",
            "bandwidth_delay", "run_all", "claims"]
 
@@ -80,6 +79,11 @@ DURATION = 120.0
 #: Run length of the quick (default test suite, report) runs: the paper's, the
 #: runs are short (Table II's loss counts need the same duration). [s]
 QUICK_DURATION = DURATION
+#: Seeds of the quick (report, ledger) and full runs: the flows' start times are drawn
+#: from them, the only randomness, so the seed spread is what the ledger's standard error
+#: measures (the runs take about a second per seed).
+QUICK_SEEDS = (0, 1, 2, 3, 4)
+FULL_SEEDS = tuple(range(10))
 #: UDP arrival rates of Tables II-III, in the paper's column order. [bit/s]
 UDP_RATES = (1.8e6, 1.2e6, 0.9e6, 0.6e6, 0.3e6, 0.16e6)
 #: UDP rates of our Figure 5 sweep ("up to 1.8 Mbps"). [bit/s]
@@ -109,6 +113,8 @@ class UdpUnfairness:
     bottleneck_rate, duration : float
         [bit/s], [s]
     seeds : tuple of int
+    per_seed : ndarray, shape (seeds, rates, 4)
+        TCP source, TCP sink, UDP source, UDP sink per seed. [bit/s]
     """
 
     udp_rates: np.ndarray
@@ -120,6 +126,7 @@ class UdpUnfairness:
     bottleneck_rate: float
     duration: float
     seeds: tuple
+    per_seed: np.ndarray = None
 
 
 @dataclass(frozen=True)
@@ -186,6 +193,8 @@ class UdpLosses:
         Sink bandwidth (UDP, IFTP mean of two, TCP). [bit/s]
     bottleneck_rate, duration : float
     seeds : tuple of int
+    per_seed : dict
+        ``lost``, ``delay``, ``jitter``, ``sink`` per seed (a leading seeds axis).
     """
 
     udp_rates: np.ndarray
@@ -196,6 +205,7 @@ class UdpLosses:
     bottleneck_rate: float
     duration: float
     seeds: tuple
+    per_seed: dict = None
 
 
 @dataclass(frozen=True)
@@ -214,6 +224,8 @@ class BandwidthDelay:
         Mean timer expiries per IFTP source. [1]
     duration : float
     seeds : tuple of int
+    per_seed : dict
+        ``tcp``, ``iftp``, ``utilisation`` per seed (a leading seeds axis).
     """
 
     bandwidths: np.ndarray
@@ -224,6 +236,7 @@ class BandwidthDelay:
     iftp_timeouts: np.ndarray
     duration: float
     seeds: tuple
+    per_seed: dict = None
 
 
 def published(claim_id=None):
@@ -270,20 +283,20 @@ def udp_unfairness(udp_rates=FIG5_RATES, bottleneck_rate=FIG5_BOTTLENECK, durati
     udp_rates = _rates("udp_rates", udp_rates)
     bottleneck_rate = check_positive("bottleneck_rate", bottleneck_rate, scalar=True)
     duration, seeds = _duration(duration), _seeds(seeds)
-    out = np.zeros((len(udp_rates), 4))
+    per_seed = np.zeros((len(seeds), len(udp_rates), 4))
     for i, rate in enumerate(udp_rates):
-        for seed in seeds:
+        for k, seed in enumerate(seeds):
             res = _run(("reno",), seed, duration, bottleneck_rate=bottleneck_rate,
                        udp_rate=rate)
             tcp, udp = res.flows
-            out[i] += _bps(res, tcp.sent), _bps(res, tcp.delivered), \
+            per_seed[k, i] = _bps(res, tcp.sent), _bps(res, tcp.delivered), \
                 _bps(res, udp.sent), _bps(res, udp.delivered)
-    out /= len(seeds)
+    out = per_seed.mean(axis=0)
     alone = np.mean([_bps(r, r.flows[0].delivered) for r in
                      (_run(("reno",), s, duration, bottleneck_rate=bottleneck_rate)
                       for s in seeds)])
-    return UdpUnfairness(np.asarray(udp_rates), out[:, 2], out[:, 3], out[:, 0], out[:, 1], float(alone),
-                         bottleneck_rate, duration, seeds)
+    return UdpUnfairness(np.asarray(udp_rates), out[:, 2], out[:, 3], out[:, 0], out[:, 1],
+                         float(alone), bottleneck_rate, duration, seeds, per_seed)
 
 
 def friendliness(duration=DURATION, seeds=(0,), tau=None, bottleneck_rate=1e6,
@@ -357,24 +370,25 @@ def udp_losses(udp_rates=UDP_RATES, duration=DURATION, seeds=(0,), bottleneck_ra
     spec = Iftp(pacing=pacing)
     udp_rates = _rates("udp_rates", udp_rates)
     duration, seeds = _duration(duration), _seeds(seeds)
-    lost = np.zeros((len(udp_rates), 3))
-    delay = np.zeros((len(udp_rates), 2))
-    jitter = np.zeros((len(udp_rates), 2))
-    sink = np.zeros((len(udp_rates), 3))
+    n = len(seeds)
+    lost = np.zeros((n, len(udp_rates), 3))
+    delay = np.zeros((n, len(udp_rates), 2))
+    jitter = np.zeros((n, len(udp_rates), 2))
+    sink = np.zeros((n, len(udp_rates), 3))
     for i, rate in enumerate(udp_rates):
-        for seed in seeds:
+        for k, seed in enumerate(seeds):
             res = _run(("reno", spec, spec), seed, duration,
                        bottleneck_rate=bottleneck_rate, udp_rate=rate)
             tcp, i0, i1, udp = res.flows
             st = res.sender_state
-            lost[i] += udp.dropped, (i0.dropped + i1.dropped) / 2, tcp.dropped
-            delay[i] += (st[1]["delay_mean"] + st[2]["delay_mean"]) / 2, st[3]["delay_mean"]
-            jitter[i] += (st[1]["delay_std"] + st[2]["delay_std"]) / 2, st[3]["delay_std"]
-            sink[i] += (_bps(res, udp.delivered),
-                        _bps(res, (i0.delivered + i1.delivered) / 2), _bps(res, tcp.delivered))
-    k = len(seeds)
-    return UdpLosses(np.asarray(udp_rates), lost / k, delay / k, jitter / k, sink / k, bottleneck_rate,
-                     duration, seeds)
+            lost[k, i] = udp.dropped, (i0.dropped + i1.dropped) / 2, tcp.dropped
+            delay[k, i] = (st[1]["delay_mean"] + st[2]["delay_mean"]) / 2, st[3]["delay_mean"]
+            jitter[k, i] = (st[1]["delay_std"] + st[2]["delay_std"]) / 2, st[3]["delay_std"]
+            sink[k, i] = (_bps(res, udp.delivered),
+                          _bps(res, (i0.delivered + i1.delivered) / 2), _bps(res, tcp.delivered))
+    return UdpLosses(np.asarray(udp_rates), lost.mean(axis=0), delay.mean(axis=0),
+                     jitter.mean(axis=0), sink.mean(axis=0), bottleneck_rate, duration, seeds,
+                     {"lost": lost, "delay": delay, "jitter": jitter, "sink": sink})
 
 
 def bandwidth_delay(bandwidths=TABLE4_B, delays=TABLE4_D, duration=DURATION, seeds=(0,),
@@ -401,20 +415,20 @@ def bandwidth_delay(bandwidths=TABLE4_B, delays=TABLE4_D, duration=DURATION, see
     bandwidths = _rates("bandwidths", bandwidths)
     delays = _rates("delays", delays)
     duration, seeds = _duration(duration), _seeds(seeds)
-    shape = (len(delays), len(bandwidths))
+    shape = (len(seeds), len(delays), len(bandwidths))
     tcp, iftp, util, outs = (np.zeros(shape) for _ in range(4))
     for d, delay in enumerate(delays):
         for b, rate in enumerate(bandwidths):
-            for seed in seeds:
+            for k, seed in enumerate(seeds):
                 res = _run(("reno", "reno", spec, spec), seed, duration,
                            bottleneck_rate=rate, bottleneck_delay=delay)
-                tcp[d, b] += np.mean([_bps(res, f.delivered) for f in res.flows[:2]])
-                iftp[d, b] += np.mean([_bps(res, f.delivered) for f in res.flows[2:]])
-                util[d, b] += res.queues[0].utilisation
-                outs[d, b] += np.mean([s["timeouts"] for s in res.sender_state[2:]])
-    k = len(seeds)
-    return BandwidthDelay(np.asarray(bandwidths), np.asarray(delays), tcp / k, iftp / k, util / k, outs / k, duration,
-                          seeds)
+                tcp[k, d, b] = np.mean([_bps(res, f.delivered) for f in res.flows[:2]])
+                iftp[k, d, b] = np.mean([_bps(res, f.delivered) for f in res.flows[2:]])
+                util[k, d, b] = res.queues[0].utilisation
+                outs[k, d, b] = np.mean([s["timeouts"] for s in res.sender_state[2:]])
+    return BandwidthDelay(np.asarray(bandwidths), np.asarray(delays), tcp.mean(axis=0),
+                          iftp.mean(axis=0), util.mean(axis=0), outs.mean(axis=0), duration,
+                          seeds, {"tcp": tcp, "iftp": iftp, "utilisation": util})
 
 
 @lru_cache(maxsize=2)
@@ -426,8 +440,9 @@ def run_all(quick=True):
     Parameters
     ----------
     quick : bool
-        True: :data:`QUICK_DURATION` runs, one seed (report, default
-        tests); False: the paper's :data:`DURATION`, five seeds.
+        True: :data:`QUICK_DURATION` runs, :data:`QUICK_SEEDS` (report,
+        ledger, default tests); False: the paper's :data:`DURATION`,
+        :data:`FULL_SEEDS`.
 
     Returns
     -------
@@ -437,7 +452,7 @@ def run_all(quick=True):
         names ending in ``_continuous``.
     """
     duration = QUICK_DURATION if quick else DURATION
-    seeds = (0,) if quick else (0, 1, 2, 3, 4)
+    seeds = QUICK_SEEDS if quick else FULL_SEEDS
     out = {"fig5": udp_unfairness(duration=duration, seeds=seeds)}
     for pacing, suffix in (("figure1", ""), ("continuous", "_continuous")):
         out["sec61" + suffix] = friendliness(duration=duration, seeds=seeds, pacing=pacing)
@@ -449,12 +464,15 @@ def run_all(quick=True):
 
 
 def claims(results=None, quick=True):
-    """The paper's §6 claims against the runs.
+    """The paper's §6 claims, judged on the runs.
+
+    The records are declared in ``data/ledger_iftp.csv``; the measurements
+    are the units of :mod:`ctlcc.claims.iftp_sim`.
 
     Parameters
     ----------
     results : dict, optional
-        Output of :func:`run_all` (run here when None).
+        Output of :func:`run_all` (run here when None), or a subset of its keys.
     quick : bool
         Settings of :func:`run_all` when it is called here.
 
@@ -462,198 +480,10 @@ def claims(results=None, quick=True):
     -------
     list of Claim
     """
+    from ..claims import paper_claims
+
     res = run_all(quick) if results is None else results
-    tables = published_tables()
-    rows = published()
-    ev = "ctlcc.experiments.iftp."
-    out = []
-    if "fig5" in res:
-        f5 = res["fig5"]
-        seeds = f5.seeds
-        share = f5.tcp_sink / (f5.tcp_sink + f5.udp_sink)
-        hi = int(np.argmax(f5.udp_rates))
-        ok = share[hi] < 0.2 and bool(np.all(np.diff(f5.tcp_sink) <= 0.05 * f5.bottleneck_rate))
-        out.append(_claim(rows["fig5_udp_deprives_tcp"], float(share[hi]), ok, ev + "udp_unfairness",
-                          "TCP's share of the delivered bits falls from "
-                          f"{share[0]:.2f} to {share[hi]:.2f} as UDP goes from "
-                          f"{f5.udp_rates[0] / 1e6:g} to {f5.udp_rates[hi] / 1e6:g} Mb/s "
-                          f"(TCP {np.round(f5.tcp_sink / 1e6, 3).tolist()} Mb/s)", seeds))
-        gap = f5.udp_source - f5.udp_sink
-        ok = bool(np.all(np.diff(gap) >= -0.01 * f5.bottleneck_rate)) and gap[-1] > gap[0]
-        out.append(_claim(rows["fig5_udp_source_sink_gap_grows"], float(gap[hi] / 1e6), ok,
-                          ev + "udp_unfairness",
-                          f"UDP source - sink {np.round(gap / 1e6, 3).tolist()} Mb/s at "
-                          f"{(f5.udp_rates / 1e6).tolist()} Mb/s; above B the gap is at least "
-                          f"r - B", seeds))
-        tcp_loss = (f5.tcp_source - f5.tcp_sink) / f5.tcp_source
-        low = f5.udp_rates <= 0.3e6
-        ok = bool(np.all(tcp_loss[low] < 0.05))
-        out.append(_claim(rows["fig5_tcp_source_equals_sink"], float(tcp_loss[low].max()), ok,
-                          ev + "udp_unfairness",
-                          f"TCP (source - sink)/source {np.round(tcp_loss, 3).tolist()} at "
-                          f"{(f5.udp_rates / 1e6).tolist()} Mb/s", seeds))
-        # "the reduction of TCP bandwidth starts when the arrival rate is only 0.3 Mbps":
-        # TCP gets less than what UDP leaves of the link (B - UDP's sink) by more than 5 % of B
-        deficit = (f5.bottleneck_rate - f5.udp_sink - f5.tcp_sink) / f5.bottleneck_rate
-        start = f5.udp_rates[np.argmax(deficit > 0.05)] if np.any(deficit > 0.05) else np.nan
-        ok = bool(np.isfinite(start) and start <= 0.3e6 + 1)
-        value = float(start / 1e6) if np.isfinite(start) else \
-            f"none up to {f5.udp_rates.max() / 1e6:g} Mb/s"
-        out.append(_claim(rows["fig5_reduction_starts"], value, ok,
-                          ev + "udp_unfairness",
-                          f"link left unused by TCP + UDP {np.round(100 * deficit, 1).tolist()} "
-                          f"% of B at {(f5.udp_rates / 1e6).tolist()} Mb/s; TCP alone "
-                          f"{f5.tcp_alone / 1e6:.3f} Mb/s: on the stated 50-packet buffer Reno "
-                          f"keeps the link full beside UDP until UDP alone fills it", seeds))
-    for suffix, pacing in (("", "figure1"), ("_continuous", "continuous")):
-        out += _iftp_claims(res, suffix, pacing, tables, rows, ev)
-    return out
-
-
-def _iftp_claims(res, suffix, pacing, tables, rows, ev):
-    """Claims of §6.1-6.4 for one reading of Transmit_Window (ids end in -continuous)."""
-    out = []
-    tag = "" if not suffix else "-continuous"
-    what = f" (pacing={pacing!r})"
-    if "sec61" + suffix in res:
-        fr = res["sec61" + suffix]
-        ratio = fr.iftp_mean / fr.tcp_mean
-        ok = 1 / 1.5 <= ratio <= 1.5
-        out.append(_claim(rows["fig6_fair_share"], ratio, ok, ev + "friendliness",
-                          f"per-source sink bandwidth TCP {fr.tcp_mean / 1e6:.3f}, IFTP "
-                          f"{fr.iftp_mean / 1e6:.3f} Mb/s (1 Mb/s link, {fr.duration:g} s); "
-                          f"IFTP timeouts {fr.timeouts.mean(axis=0).round(1).tolist()}",
-                          fr.seeds, tag, what))
-        for reading, key in (("", "sec61" + suffix),
-                             ("-tau-bottleneck", "sec61_tau_bottleneck" + suffix)):
-            if key not in res:
-                continue
-            r = res[key]
-            for j, col in enumerate(("IFTP0", "IFTP1")):
-                pub, pub_sd = tables[("I", "G", col)], tables[("I", "stdev(G)", col)]
-                g = 1e3 * float(r.gap_mean[:, j].mean())
-                sd = 1e3 * float(r.gap_std[:, j].mean())
-                ok = abs(g - pub) <= pub_sd   # within the paper's own jitter of G
-                fair = 1e3 * 4 * 8000.0 / r.bottleneck_rate
-                why = (f"mean G {g:.2f} ms (stdev {sd:.2f} ms) with tau = {1e3 * r.tau:.2f} ms; "
-                       f"G + tau = {g + 1e3 * r.tau:.2f} ms per packet sent, against "
-                       f"{fair:.0f} ms for the fair share B/4 (Table I: G + tau = "
-                       f"{pub + 1e3 * r.tau:.2f} ms with this tau); IFTP timeouts "
-                       f"{r.timeouts[:, j].mean():.1f}")
-                out.append(Claim(
-                    id=f"iftp-table1-gaps-sim{reading}{tag}" + ("" if j == 0 else "-iftp1"),
-                    paper="iftp", location="§6.1, Table I",
-                    claim=f"{col}'s mean inter-packet gap over the run (tau = "
-                          f"{'one packet on the access link' if not reading else 'one packet at B'})"
-                          + what,
-                    published=pub, value=g, verdict="reproduced" if ok else "differs",
-                    evidence=ev + "friendliness", reason=why, unit="ms", seeds=tuple(r.seeds)))
-                ok = 0.5 * pub_sd <= sd <= 2.0 * pub_sd
-                out.append(Claim(
-                    id=f"iftp-table1-jitter-sim{reading}{tag}" + ("" if j == 0 else "-iftp1"),
-                    paper="iftp", location="§6.1, Table I",
-                    claim=f"{col}'s standard deviation of G (within a factor 2)" + what,
-                    published=pub_sd, value=sd, verdict="reproduced" if ok else "differs",
-                    evidence=ev + "friendliness",
-                    reason=f"stdev(G) {sd:.2f} ms; G changes with n every period",
-                    unit="ms", seeds=tuple(r.seeds)))
-    if "tables23" + suffix in res:
-        t = res["tables23" + suffix]
-        cols = [f"{r / 1e6:g}" for r in t.udp_rates]
-        pub_udp = np.array([tables[("II", "UDP", c)] for c in cols])
-        pub_iftp = np.array([tables[("II", "IFTP", c)] for c in cols])
-        pub_tcp = np.array([tables[("II", "TCP", c)] for c in cols])
-        hi = int(np.argmax(t.udp_rates))
-        forced = (t.udp_rates[hi] - t.bottleneck_rate) * t.duration / 8000.0
-        ok = abs(t.lost[hi, 1] - pub_iftp[hi]) <= max(pub_iftp[hi], pub_tcp[hi])
-        out.append(Claim(
-            id="iftp-table2-drops-sim" + tag, paper="iftp", location="§6.2, Table II",
-            claim="packets lost per IFTP source with a 1.8 Mb/s UDP source (within the "
-                  "published IFTP/TCP loss counts)" + what,
-            published=float(pub_iftp[hi]), value=float(t.lost[hi, 1]),
-            verdict="reproduced" if ok else "differs", evidence=ev + "udp_losses",
-            reason=f"per rate {cols} Mb/s: UDP {t.lost[:, 0].round(0).tolist()} (paper "
-                   f"{pub_udp.astype(int).tolist()}), IFTP {t.lost[:, 1].round(1).tolist()} "
-                   f"(paper {pub_iftp.astype(int).tolist()}), TCP {t.lost[:, 2].round(1).tolist()} "
-                   f"(paper {pub_tcp.astype(int).tolist()}) over {t.duration:g} s",
-            unit="packets", seeds=tuple(t.seeds)))
-        ratio = t.lost[:, 0] / np.maximum(t.lost[:, 1], 1.0)
-        big = t.udp_rates >= 0.6e6
-        ok = bool(np.all(ratio[big] >= 10.0))
-        out.append(_claim(rows["table2_orders_of_magnitude"], float(ratio[big].min()), ok,
-                          ev + "udp_losses",
-                          f"UDP / IFTP losses {np.round(ratio, 1).tolist()} at {cols} Mb/s",
-                          t.seeds, tag, what))
-        # the printed count must at least respect conservation over the paper's 120 s
-        ok = abs(t.lost[hi, 0] - pub_udp[hi]) <= 0.25 * pub_udp[hi] \
-            and forced * DURATION / t.duration <= pub_udp[hi]
-        out.append(Claim(
-            id="iftp-table2-udp-drops-sim" + tag, paper="iftp", location="§6.2, Table II",
-            claim="packets lost by the 1.8 Mb/s UDP source on the 1.5 Mb/s link (within 25 %)"
-                  + what,
-            published=float(pub_udp[hi]), value=float(t.lost[hi, 0]),
-            verdict="reproduced" if ok else "differs", evidence=ev + "udp_losses",
-            reason=f"over {t.duration:g} s the link can carry at most B T / P packets: UDP alone "
-                   f"must lose at least (r - B) T / P = {forced:.0f}; over the paper's 120 s "
-                   f"that is {forced * DURATION / t.duration:.0f} > the printed 3760, so "
-                   f"Table II's run was shorter or its rates are not the wire rates",
-            unit="packets", seeds=tuple(t.seeds)))
-        d_iftp, d_udp = 1e3 * t.delay[:, 0].mean(), 1e3 * t.delay[:, 1].mean()
-        queue_max = 1e3 * 51 * 8000.0 / t.bottleneck_rate
-        pub = tables[("III", "delay", "IFTP")]
-        ok = abs(d_iftp - pub) <= 0.25 * pub
-        out.append(Claim(
-            id="iftp-table3-delay-sim" + tag, paper="iftp", location="§6.3, Table III",
-            claim="IFTP's mean one-way delay over the UDP rates (within 25 %)" + what,
-            published=pub, value=float(d_iftp), verdict="reproduced" if ok else "differs",
-            evidence=ev + "udp_losses",
-            reason=f"IFTP {d_iftp:.1f} ms, UDP {d_udp:.1f} ms (means over the rates); the "
-                   f"11 ms path plus a full 50-packet queue at 1.5 Mb/s is at most "
-                   f"{11 + queue_max:.0f} ms, so Table III's 541 and 990 ms need queueing "
-                   f"outside the stated bottleneck (e.g. at the sources)",
-            unit="ms", seeds=tuple(t.seeds)))
-        ok = d_iftp < d_udp and 1e3 * t.jitter[:, 0].mean() < 1e3 * t.jitter[:, 1].mean()
-        out.append(_claim(rows["table3_iftp_below_udp"], float(d_iftp / d_udp), ok,
-                          ev + "udp_losses",
-                          f"delay IFTP/UDP {d_iftp:.1f}/{d_udp:.1f} ms, jitter "
-                          f"{1e3 * t.jitter[:, 0].mean():.1f}/{1e3 * t.jitter[:, 1].mean():.1f} ms:"
-                          f" both cross the same FIFO queue", t.seeds, tag, what))
-    if "table4" + suffix in res:
-        t4 = res["table4" + suffix]
-        for d, delay in enumerate(t4.delays):
-            for b, rate in enumerate(t4.bandwidths):
-                cell = f"B={rate / 1e6:.1f} D={1e3 * delay:g}"
-                pub_u = tables[("IV", "utilization", cell)]
-                pub_t = tables[("IV", "TCP bandwidth", cell)]
-                pub_i = tables[("IV", "IFTP bandwidth", cell)]
-                u = 100 * t4.utilisation[d, b]
-                ok = abs(u - pub_u) <= 10.0
-                out.append(Claim(
-                    id=f"iftp-table4-utilisation-{cell.replace('=', '').replace(' ', '-')}{tag}",
-                    paper="iftp", location="§6.4, Table IV",
-                    claim=f"bottleneck utilisation at {cell} (within 10 points)" + what,
-                    published=pub_u, value=float(u), verdict="reproduced" if ok else "differs",
-                    evidence=ev + "bandwidth_delay",
-                    reason=f"TCP {t4.tcp[d, b] / 1e6:.3f} (paper {pub_t}), IFTP "
-                           f"{t4.iftp[d, b] / 1e6:.3f} (paper {pub_i}) Mb/s per source; IFTP "
-                           f"timeouts {t4.iftp_timeouts[d, b]:.1f} per source",
-                    unit="%", seeds=tuple(t4.seeds)))
-        d0 = int(np.argmin(t4.delays))
-        b1 = int(np.argmin(np.abs(t4.bandwidths - 1e6)))
-        pub = tables[("IV", "TCP bandwidth", "B=1.0 D=0.003")]
-        v = t4.tcp[d0, b1] / 1e6
-        ok = abs(v - pub) <= 0.25 * pub
-        out.append(Claim(
-            id="iftp-table4-bandwidth-sim" + tag, paper="iftp", location="§6.4, Table IV",
-            claim="TCP's mean bandwidth per source at B = 1.0 Mb/s, D = 0.003 ms (within 25 %)"
-                  + what,
-            published=pub, value=float(v), verdict="reproduced" if ok else "differs",
-            evidence=ev + "bandwidth_delay",
-            reason=f"TCP {v:.3f}, IFTP {t4.iftp[d0, b1] / 1e6:.3f} Mb/s per source (paper "
-                   f"0.45 and 0.05, with 4-5 IFTP timeouts); ctlcc's IFTP timed out "
-                   f"{t4.iftp_timeouts[d0, b1]:.1f} times",
-            unit="Mb/s", seeds=tuple(t4.seeds)))
-    return out
+    return paper_claims("iftp", res, section="iftp_sim")
 
 
 # --- private helpers ----------------------------------------------------------------------
@@ -668,19 +498,6 @@ def _run(protocols, seed, duration, **options):
 def _bps(result, packets):
     """Packets over the run as a rate of 1000-byte packets. [bit/s]"""
     return packets * result.scenario.data_bits / result.duration
-
-
-def _claim(row, value, ok, evidence, reason, seeds, tag="", what=""):
-    pub = row["value"]
-    if pub is None:
-        low, high = row["low"], row["high"]
-        pub = (f"[{low:g}, {high:g}]" if low is not None and high is not None
-               else f"< {high:g}" if high is not None else f">= {low:g}" if low is not None
-               else "increasing")
-    return Claim(id=f"iftp-{row['claim_id'].replace('_', '-')}{tag}", paper="iftp",
-                 location=row["location"], claim=row["quantity"] + what, published=pub,
-                 value=value, verdict="reproduced" if ok else "differs", evidence=evidence,
-                 reason=reason, unit=row["unit"], seeds=tuple(seeds))
 
 
 def _rates(name, values):

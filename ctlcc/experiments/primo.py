@@ -88,10 +88,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .._validation import check_positive, check_positive_int
-from ..claims import Claim
 from ._published import read_published
 from ..errors import ParameterError
-from ..laws import primo as primo_law
 from ..sim import criteria as _criteria
 from ..sim import run, scenarios
 from ..sim.senders import Primo
@@ -1016,12 +1014,15 @@ def run_all(quick=True):
 
 
 def claims(results=None, quick=True):
-    """The paper's claims of §I, §V and §VI against the runs.
+    """The paper's claims of §I, §V and §VI, judged on the runs.
+
+    The records are declared in ``data/ledger_primo.csv``; the measurements
+    are the units of :mod:`ctlcc.claims.primo_sim`.
 
     Parameters
     ----------
     results : dict, optional
-        Output of :func:`run_all` (run here when None).
+        Output of :func:`run_all` (run here when None), or a subset of its keys.
     quick : bool
         Settings of :func:`run_all` when it is called here.
 
@@ -1029,233 +1030,13 @@ def claims(results=None, quick=True):
     -------
     list of Claim
     """
+    from ..claims import paper_claims
+
     res = run_all(quick) if results is None else results
-    rows = published()
-    out = []
-    ev = "ctlcc.experiments.primo."
-    if "sweep_bandwidth" in res:
-        sw = res["sweep_bandwidth"]
-        for proto, cid in (("primo", "sec5a_primo_queue"), ("vegas", "sec5a_vegas_queue"),
-                           ("tfrc", "sec5a_tfrc_queue")):
-            if proto in sw.protocols:
-                q = sw.queue_fraction[sw.protocols.index(proto)]
-                pub = rows[cid]["value"]
-                ok = abs(q.mean() - pub) <= 0.05  # the paper's "about": within 5 points
-                out.append(_claim(rows[cid], float(q.mean()), ok, ev + "parameter_sweep",
-                                  f"mean queue {np.round(100 * q, 1).tolist()} % of the buffer at "
-                                  f"{(sw.values / 1e6).tolist()} Mb/s: it grows with the link "
-                                  f"rate (the thresholds are fractions of FTT_ref)"))
-        window = [p for p in ("reno", "sack") if p in sw.protocols]
-        others = [p for p in ("vegas", "tfrc", "primo") if p in sw.protocols]
-        if window and others:
-            stab = {p: float(sw.mean(p)[0]) for p in window + others}
-            ok = max(stab[p] for p in window) < min(stab[p] for p in others)
-            out.append(_claim(rows["sec5a_reno_constancy_lower"], max(stab[p] for p in window),
-                              ok, ev + "parameter_sweep",
-                              "sending stability averaged over the bandwidth sweep: "
-                              + ", ".join(f"{p} {v:.1f} %" for p, v in stab.items())
-                              + f" ({sw.interval:g}-s samples)",
-                              published_value="lower than Vegas, TFRC and Primo"))
-    if "sweep_queue" in res:
-        sw = res["sweep_queue"]
-        if "vegas" in sw.protocols:
-            fair = sw.criteria[sw.protocols.index("vegas"), :, 4]
-            out.append(_claim(rows["sec5b_vegas_fairness_max"], float(fair.max()),
-                              fair.max() <= 75.0 + 5.0, ev + "parameter_sweep",
-                              f"Vegas fairness {np.round(fair, 1).tolist()} % at queues "
-                              f"{sw.values.astype(int).tolist()}: two Vegas flows with equal "
-                              f"RTTs and alpha = 1, beta = 3 hold equal windows"))
-        out += _point_claims(sw, rows, (
-            ("sec5b_vegas_fairness_q5", "vegas", "fairness", lambda v: v <= 5.0, 5.0),
-            ("sec5b_reno_fairness_q5", "reno", "fairness", lambda v: abs(v - 90.0) <= 10.0, 5.0),
-            ("sec5b_primo_fairness_q5", "primo", "fairness", lambda v: abs(v - 75.0) <= 10.0,
-             5.0)), "a 5-packet queue",
-            {"primo": "both flows' 4-packet bursts overflow the 5-packet queue; Primo() "
-                      "restarts them U[0.5, 1.5] s apart (Primo.legacy(): the same 1-s timer, "
-                      "lockstep, 3.4 % of the link at most), the link carries {occ:.1f} %, but "
-                      "the first flow out of start-up holds it: its per-packet reception "
-                      "rate reads the link rate (fixed point 1 - s = -F ln s)",
-             "vegas": "each Vegas flow keeps 1-3 packets queued, which a 5-packet queue holds",
-             "reno": "with equal RTTs the two Reno flows lose in turn"})
-        large = sw.values > 10
-        if large.any() and "primo" in sw.protocols:
-            p = sw.protocols.index("primo")
-            for cid, k, target in (("sec5b_primo_fairness_large", 4, 100.0),
-                                   ("sec5b_primo_stability_large", 0, 93.0)):
-                v = float(sw.criteria[p, large, k].mean())
-                out.append(_claim(rows[cid], v, abs(v - target) <= 5.0, ev + "parameter_sweep",
-                                  f"{v:.1f} % at queues {sw.values[large].astype(int).tolist()}"))
-    if "sweep_delay" in res:
-        sw = res["sweep_delay"]
-        long = sw.round_trip_times[:, 0] > 0.100
-        for proto, cid in (("reno", "sec5c_reno_stability_long"),
-                           ("vegas", "sec5c_vegas_stability_long")):
-            if proto in sw.protocols and long.any():
-                v = float(sw.criteria[sw.protocols.index(proto), long, 0].mean())
-                out.append(_claim(rows[cid], v, v <= 20.0 + 5.0, ev + "parameter_sweep",
-                                  f"sending stability {v:.1f} % at RTT "
-                                  f"{np.round(1e3 * sw.round_trip_times[long, 0]).tolist()} ms "
-                                  f"with {sw.interval:g}-s rate samples" + _interval_note(
-                                      res, proto)))
-        if "vegas" in sw.protocols and 0.2 in sw.values:
-            k = list(sw.values).index(0.2)
-            v = float(sw.criteria[sw.protocols.index("vegas"), k, 0])
-            out.append(_claim(rows["sec5c_vegas_stability_200"], v, abs(v - 5.0) <= 10.0,
-                              ev + "parameter_sweep",
-                              f"Vegas sending stability {v:.1f} % with a 200-ms shared link "
-                              f"(RTT {1e3 * sw.round_trip_times[k, 0]:.0f} ms), "
-                              f"{sw.interval:g}-s samples" + _interval_note(res, "vegas")))
-        if "primo" in sw.protocols:
-            v = float(sw.criteria[sw.protocols.index("primo"), :, :2].mean())
-            out.append(_claim(rows["sec5c_primo_stability"], v, abs(v - 93.0) <= 5.0,
-                              ev + "parameter_sweep", f"{v:.1f} % over the delay sweep with "
-                              f"{sw.interval:g}-s samples" + _interval_note(res, "primo")))
-    if "sweep_access_delay" in res:
-        sw = res["sweep_access_delay"]
-        far = sw.round_trip_times[:, 1] - sw.round_trip_times[:, 0] > 0.060
-        for proto, cid, test in (("reno", "sec5d_reno_fairness", lambda v: v <= 27.0 + 5.0),
-                                 ("primo", "sec5d_primo_fairness",
-                                  lambda v: abs(v - 98.0) <= 5.0),
-                                 ("vegas", "sec5d_vegas_fairness",
-                                  lambda v: abs(v - 77.0) <= 10.0)):
-            if proto not in sw.protocols or not far.any():
-                continue
-            fair = sw.criteria[sw.protocols.index(proto), far, 4]
-            value = float(fair.mean())
-            out.append(_claim(rows[cid], value, test(value), ev + "parameter_sweep",
-                              f"fairness {np.round(fair, 1).tolist()} % with RTT "
-                              f"{np.round(1e3 * sw.round_trip_times[far, 1]).tolist()} ms vs 24 ms"
-                              + (": the short-RTT flow is starved, as the linearised two-flow "
-                                 "loop with per-flow FTT_ref predicts (README finding)"
-                                 if proto == "primo" else "")))
-    if "sweep_access_delay" in res and "reno" in res["sweep_access_delay"].protocols:
-        sw = res["sweep_access_delay"]
-        far = sw.round_trip_times[:, 1] - sw.round_trip_times[:, 0] > 0.060
-        if far.any():
-            v = float(sw.criteria[sw.protocols.index("reno"), far, :2].max())
-            out.append(_claim(rows["sec5d_reno_stability"], v, v <= 30.0 + 5.0,
-                              ev + "parameter_sweep",
-                              f"Reno's sending/reception stability up to {v:.1f} % with RTTs "
-                              f"{np.round(1e3 * sw.round_trip_times[far, 1]).tolist()} ms vs "
-                              f"{1e3 * sw.round_trip_times[0, 0]:.0f} ms ({sw.interval:g}-s "
-                              f"samples)" + _interval_note(res, "reno")))
-    if "many_sources" in res:
-        ms = res["many_sources"]
-        if "vegas" in ms.protocols:
-            fair = ms.criteria[ms.protocols.index("vegas"), :, ms.counts > 2, 4]
-            v = float(fair.max()) if fair.size else float("nan")
-            if fair.size:
-                out.append(_claim(rows["sec5e_vegas_fairness_n"], v, v <= 75.0 + 5.0,
-                                  ev + "many_sources",
-                                  f"Vegas fairness {np.round(fair, 1).tolist()} % for "
-                                  f"{ms.counts[ms.counts > 2].tolist()} sources: started "
-                                  f"together, equal-RTT Vegas flows share evenly; staggered, "
-                                  f"late-comers measure a baseRTT inflated by the standing "
-                                  f"queue"))
-        if "primo" in ms.protocols:
-            p = ms.protocols.index("primo")
-            fair, occ = ms.criteria[p, :, :, 4], ms.criteria[p, :, :, 3]
-            worst = float(fair.min())
-            # "not significantly affected" read as: every N keeps fairness >= 75 % and
-            # occupancy >= 90 % (two flows on Fig. 1-top reach ~100 % and ~99 %)
-            ok = worst >= 75.0 and float(occ.min()) >= 90.0
-            out.append(_claim(
-                rows["sec5e_primo_unaffected"], worst, ok, ev + "many_sources",
-                f"Primo() fairness {np.round(fair, 1).tolist()} %, occupancy "
-                f"{np.round(occ, 1).tolist()} % for {ms.counts.tolist()} sources "
-                f"({'/'.join(ms.schedules)}); starved flows {ms.starved[p].tolist()}"
-                + _startup_note(res.get("startup")),
-                published_value="not significantly affected"))
-    if "mixed" in res:
-        mx = res["mixed"]
-        share = float(mx.primo_share.mean())
-        params = primo_law.PrimoParams()
-        literal = res.get("mixed_literal")
-        worst = np.unravel_index(np.argmax(mx.primo_share), mx.primo_share.shape)
-        out.append(_claim(
-            rows["sec1_preventive_loses"], share, share < 0.25, ev + "primo_against_reno",
-            f"Primo() keeps {np.round(100 * mx.primo_share, 1).tolist()} % of the link beside "
-            f"{mx.against} (buffers {mx.buffers.tolist()} x {list(mx.orders)}) with "
-            f"{mx.primo_timeouts.tolist()} time-outs and {mx.primo_losses.tolist()} losses: "
-            f"its packets queue behind the corrective flow's standing queue, their median RTT "
-            f"is {np.round(mx.rtt_over_timeout, 1).tolist()} x TO = 2 RTT_ref, so they are "
-            f"still unacknowledged when TO expires and every time-out halves the rate (§III-D): "
-            f"the time-out, not Algorithm 1, hands the link to {mx.against}. The exception is "
-            f"{mx.orders[worst[1]]} with {mx.buffers[worst[0]]} packets "
-            f"({100 * mx.primo_share[worst]:.1f} %): Primo's RTT_ref (and FTT_ref) then hold "
-            f"{1e3 * mx.primo_rtt_excess[worst]:.0f} ms of the standing queue, so neither TO nor "
-            f"the thresholds see it"
-            + ("" if literal is None else
-               f". Read literally (Primo.legacy(): TO re-armed by every ACK, which arrive every "
-               f"few ms) the time-out never fires and Primo keeps "
-               f"{np.round(100 * literal.primo_share, 1).tolist()} %: its reception rate, read "
-               f"per packet (1/gap) over back-to-back arrivals, over-reads its share, whose "
-               f"fixed point in the strong regime solves 1 - s = -F_str ln s: s = "
-               f"{interleaved_share(params.F_str):.3f} (F_str = {params.F_str:g})"),
-            published_value="the corrective protocol obtains all the bandwidth"))
-    for key in ("multi_together", "multi_staggered"):
-        mc = res.get(key)
-        if mc is None:
-            continue
-        for proto in mc.protocols:
-            cid = f"sec6_{proto}_{'unstable' if proto == 'reno' else 'stable'}"
-            if cid not in rows:
-                continue
-            v = float(mc.criteria[mc.protocols.index(proto), 0])
-            # "stabilised" read as a sending-rate stability of at least 80 % (0.1-s samples),
-            # "never stabilised" as below 50 %
-            ok = v < 50.0 if proto == "reno" else v >= 80.0
-            out.append(replace(_claim(
-                rows[cid], v, ok, ev + "multi_congestion",
-                f"mean sending stability of flows a-e {v:.1f} % ({mc.schedule} starts"
-                + ("; each flow's window includes the rate changes as later flows join"
-                   if mc.schedule == "staggered" else "") + "); per flow shares of a link "
-                f"{np.round(mc.link_share[mc.protocols.index(proto)], 2).tolist()}",
-                published_value="stable" if proto != "reno" else "never stable"),
-                id=f"primo-vi-{cid}-{mc.schedule}",
-                claim=f"{proto}: {rows[cid]['quantity']} ({mc.schedule} starts; "
-                      f"'stable' read as >= 80 %, 'never' as < 50 %)"))
-    for key in ("multi_together", "multi_staggered"):
-        mc = res.get(key)
-        if mc is None or "primo" not in mc.protocols:
-            continue
-        p = mc.protocols.index("primo")
-        sh = mc.link_share[p]
-        ok = bool(np.all(np.abs(sh - 1 / 3) <= 0.1))
-        cf = res.get(key + "_mean_gap")
-        note = "" if cf is None else (
-            f". Counterfactual Primo(reception_rate='mean_gap') (1 / smoothed gap, unbiased for "
-            f"an interleaved share; not the paper's estimate): shares "
-            f"{np.round(cf.link_share[0], 3).tolist()}")
-        row = rows["sec6_primo_third"]
-        out.append(replace(_claim(
-            row, float(sh.min()), ok, ev + "multi_congestion",
-            f"shares of a router link a-e {np.round(sh, 3).tolist()} ({mc.schedule} starts), "
-            f"time-outs {mc.timeouts[p].tolist()}, mean router queues "
-            f"{np.round(mc.queue_mean[p], 1).tolist()} packets: the first flows through each "
-            f"link read its rate from back-to-back arrivals (per-packet reception rate, fixed "
-            f"point 1 - s = -F ln s) and a late flow's FTT_ref holds the queues it found"
-            + note), id=f"primo-vi-sec6_primo_third-{mc.schedule}",
-            claim=f"primo: {row['quantity']} ({mc.schedule} starts)"))
-    return out
+    return paper_claims("primo", res, section="primo_sim")
 
 
 # --- private helpers ---------------------------------------------------------------------
-
-def _point_claims(sw, rows, specs, where, reasons):
-    """Claims at one sweep value (the first of ``specs[.][4]`` present in the sweep)."""
-    out = []
-    for cid, proto, name, test, value in specs:
-        if proto not in sw.protocols or value not in sw.values:
-            continue
-        i, k = sw.protocols.index(proto), list(sw.values).index(value)
-        crit = sw.criteria[i, k]
-        v = float(crit[list(_criteria.CRITERIA).index(name)])
-        reason = f"{name} {v:.1f} % with {where}: " + reasons[proto].format(occ=crit[3])
-        out.append(_claim(rows[cid], v, test(v), "ctlcc.experiments.primo.parameter_sweep",
-                          reason))
-    return out
-
 
 def _startup_note(diag):
     """'; the literal reading: ...' from the start-up diagnosis, if any."""
@@ -1272,32 +1053,10 @@ def _startup_note(diag):
             + "; ".join(parts))
 
 
-def _interval_note(res, protocol):
-    """'; at 0.01 s: x %, at 1 s: y %' from the interval sensitivity run, if any."""
-    iv = res.get("intervals")
-    if iv is None or protocol not in iv.protocols:
-        return ""
-    row = iv.sending[iv.protocols.index(protocol)]
-    values = ", ".join(f"{v:.0f} % at {t:g} s" for t, v in zip(iv.intervals, row))
-    return (f"; the paper does not print its sampling interval, and at RTT 110 ms this "
-            f"criterion reads {values}")
-
-
 def _timeout_flows():
     """Flows N above which Fig. 1-top's fair share C/N is below 1/(2 RTT_0). [1]"""
     sc = fig1_top("primo")
     return _RATE / sc.data_bits * 2.0 * _base_rtt(sc, sc.flows[0].path)
-
-
-def _claim(row, value, ok, evidence, reason, published_value=None):
-    """A Claim from a published row; the reason (what was measured) is kept either way."""
-    pub = published_value if published_value is not None else (
-        row["value"] if row["value"] is not None else f"[{row['low']:g}, {row['high']:g}]")
-    return Claim(id=f"primo-{row['location'].lstrip('§').lower()}-{row['claim_id']}",
-                 paper="primo", location=row["location"],
-                 claim=f"{row['protocol']}: {row['quantity']}", published=pub, value=value,
-                 verdict="reproduced" if ok else "differs", reason=reason,
-                 evidence=evidence, unit=row["unit"], seeds=(0,))
 
 
 def _five(result, warmup, interval):

@@ -7,8 +7,9 @@ through the public scenario API only (protocol strings, presets, ``Link`` /
 ``Flow`` / ``Scenario``), so whatever ST-PD sender the engine registers
 under ``"stpd"`` is the one measured.  Each returns a frozen result with
 the arrays behind the thesis' figures and the parameters that made them;
-:func:`claims` turns the results into :class:`ctlcc.claims.Claim` records
-against the numbers the thesis prints (``data/thesis_sim_published.csv``).
+:func:`claims` hands the results to the claims ledger, which judges each
+against the record declared for it in ``data/ledger_stpd.csv`` (the numbers
+the thesis prints, as in ``data/thesis_sim_published.csv``).
 
 Common choices (the thesis is silent or ns-2 defaults apply):
 
@@ -38,7 +39,6 @@ from functools import lru_cache
 import numpy as np
 
 from .._validation import check_interval, check_positive, check_positive_int
-from ..claims import Claim
 from ._published import read_published
 from ..errors import ParameterError
 from ..references import cite
@@ -413,6 +413,9 @@ class BurstyLossResult:
         [1]
     traces : dict
         ``{protocol: ThesisRun}`` of the first seed.
+    stalls : ndarray, shape (P, S)
+        Pauses of in-order delivery of at least ``STALL_GAP`` between packets
+        *first* and *last* (a retransmission timeout's stall). [1]
     """
 
     protocols: tuple
@@ -429,6 +432,7 @@ class BurstyLossResult:
     throughput: np.ndarray
     timeouts: np.ndarray
     traces: dict = field(repr=False)
+    stalls: np.ndarray = None
 
 
 @dataclass(frozen=True)
@@ -963,8 +967,10 @@ def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), d
     if channel not in ("packets", "time"):
         raise ParameterError(f"channel must be 'packets' or 'time', got {channel!r}")
     bits = 8.0 * 1000
+    from .thesis_typed_claims import stalls as _stalls
+
     shape = (len(protocols), len(seeds))
-    start, end, thr, tos = (np.zeros(shape) for _ in range(4))
+    start, end, thr, tos, stall = (np.zeros(shape) for _ in range(5))
     reached = np.zeros(shape, dtype=bool)
     traces = {}
     for i, protocol in enumerate(protocols):
@@ -987,11 +993,12 @@ def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), d
             thr[i, k] = (r.delivered_between(0, t0, t1) * r.packet_bits / (t1 - t0) / 1.5e6
                          if np.isfinite(t0) and t1 > t0 else 0.0)
             tos[i, k] = r.timeouts[0]
+            stall[i, k] = _stalls(r.time, d, t0, t1)
             if k == 0:
                 traces[protocol] = r
     return BurstyLossResult(tuple(protocols), seeds, duration, float(mean_burst),
                             float(loss_ratio), channel, first, last, start, end, reached, thr,
-                            tos, traces)
+                            tos, traces, stall)
 
 
 def geo_burst(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0, bin_width=1.0):
@@ -1105,7 +1112,7 @@ def run_all(quick=True, newreno=True):
     """Every experiment with the report's (quick) or the long settings.
 
     Memoised: the report's ``thesis_sim`` section and the claims ledger
-    (:func:`ctlcc.ledger.simulated.thesis_claims`) share one run per process.
+    (:func:`ctlcc.claims.stpd_sim.thesis_results`) share one run per process.
 
     Parameters
     ----------
@@ -1138,7 +1145,11 @@ def run_all(quick=True, newreno=True):
 # --- claims --------------------------------------------------------------------------------
 
 def claims(results=None, quick=True):
-    """The thesis' simulation claims, checked on ctlcc's engine.
+    """The thesis' simulation claims, judged on ctlcc's engine.
+
+    The records (the thesis's words and numbers, tolerances and their basis)
+    are declared in ``data/ledger_stpd.csv``; the measurements are the units
+    of :mod:`ctlcc.claims.stpd_sim`.
 
     Parameters
     ----------
@@ -1151,308 +1162,18 @@ def claims(results=None, quick=True):
     Returns
     -------
     list of Claim
-        One per checked claim of ``data/thesis_sim_published.csv``, for the
-        experiments present in *results*.
+        One per record whose experiment is present in *results*.
     """
+    from ..claims import paper_claims
+
     results = run_all(quick) if results is None else results
-    makers = {"buffer_dimension": _claims_buffer, "fixed_bottleneck": _claims_fixed,
-              "moving_bottleneck": _claims_moving, "telnet_delay": _claims_telnet,
-              "uniform_loss": _claims_uniform, "bursty_loss": _claims_bursty,
-              "geo_burst": _claims_geo, "mixed_reno": _claims_mixed}
-    unknown = set(results) - set(makers)
+    known = {"buffer_dimension", "fixed_bottleneck", "moving_bottleneck", "telnet_delay",
+             "uniform_loss", "bursty_loss", "bursty_loss_time", "geo_burst", "mixed_reno"}
+    unknown = set(results) - known
     if unknown:
         raise ParameterError(f"results has unknown experiments {sorted(unknown)}; "
-                             f"expected keys of {sorted(makers)}")
-    rows = published()
-    out = []
-    for name, result in results.items():
-        out += makers[name](result, rows)
-    return out
-
-
-def _claim(row, value, ok, reason, evidence, spread=None, seeds=(), published_value=None,
-           unit=None, claim=None, suffix=""):
-    """A Claim from a published row, a measured value and a verdict."""
-    pub = published_value if published_value is not None else (
-        row["value"] if row["value"] is not None else (
-            f"[{_fmt(row['low'])}, {_fmt(row['high'])}]" if row["kind"] != "qualitative" else
-            row["quantity"]))
-    return Claim(
-        id=f"stpd-{row['figure'].split('(')[0].strip().replace(' ', '').lower()}-"
-           f"{row['claim_id']}{suffix}",
-        paper="stpd", location=row["source"].split(", ", 1)[1],
-        claim=claim or f"{row['protocol']}: {row['quantity']}",
-        published=pub, value=value, spread=spread,
-        verdict="reproduced" if ok else "differs", reason="" if ok else reason,
-        evidence=evidence, unit=row["unit"] if unit is None else unit, seeds=tuple(seeds))
-
-
-def _claims_buffer(res, rows):
-    ev = "ctlcc.experiments.thesis.buffer_dimension; thesis_fig3_8_13_buffer.png"
-    out = []
-    w = res.warmup
-    hi, lo = max(res.buffers), min(res.buffers)
-    if "stpd" in res.protocols and hi in res.buffers:
-        r = res.runs[(hi, "stpd")]
-        win = r.window_after(w)
-        p5, p95 = np.percentile(win, [5, 95])
-        row = rows["fig3_8_stpd_window"]
-        # ns-2 keeps cwnd as a double; a one-packet margin each side covers the integer
-        # sending rule and the 1-packet granularity of the queue it regulates
-        ok = p5 >= row["low"] - 1 and p95 <= row["high"] + 1
-        start = r.overflow_times[r.overflow_times < w]
-        out.append(_claim(row, f"[{p5:.1f}, {p95:.1f}] (5-95 %)", ok,
-                          f"window 5-95 % range [{p5:.1f}, {p95:.1f}] after {w:g} s (median "
-                          f"{np.median(win):.1f}; BDP {res.bdp:.1f} + ref 1) vs 10-12 packets; "
-                          f"{start.size} buffer drops before {w:g} s, {int(r.timeouts[0])} "
-                          f"timeout(s), window last below the BDP {res.bdp:.1f} at "
-                          f"{r.time[r.window[:, 0] < res.bdp].max(initial=0.0):.1f} s", ev))
-        q = r.queue_after(w)
-        row = rows["fig3_9_stpd_queue"]
-        ok = 0.5 <= q.mean() <= 1.5 and np.percentile(q, 95) <= 3
-        out.append(_claim(row, round(float(q.mean()), 3), ok,
-                          f"mean queue {q.mean():.2f}, 95th percentile {np.percentile(q, 95):.0f}",
-                          ev, claim="stpd: bottleneck queue kept around 1 packet "
-                                    "(mean in [0.5, 1.5], 95th percentile <= 3)"))
-    if "reno" in res.protocols and hi in res.buffers:
-        r = res.runs[(hi, "reno")]
-        q = r.queue_after(w)
-        row = rows["fig3_9_reno_queue"]
-        qmin, qmax = float(q.min()), float(q.max())
-        ok = qmax == hi and qmin <= row["low"] + 1
-        out.append(_claim(row, f"[{qmin:.0f}, {qmax:.0f}]", ok,
-                          f"Reno's queue spans [{qmin:.0f}, {qmax:.0f}] after {w:g} s", ev))
-        wmax = _window_at_overflow(r, w)
-        row = rows["fig3_8_reno_peak"]
-        # the window that overflows R is BDP + buffer + 1 in service; the drop is seen one
-        # RTT later, during which cwnd grows by < 1 packet: 2 packets of margin
-        ok = abs(wmax - (res.bdp + hi + 1)) <= 2
-        out.append(_claim(row, round(wmax, 2), ok,
-                          f"Reno's window at the first drop of each overflow (median) {wmax:.1f}; "
-                          f"ctlcc's overflow window "
-                          f"is BDP {res.bdp:.1f} + {hi} + 1 in service", ev,
-                          claim="reno: window at each buffer overflow (median over the cycles "
-                                "after warm-up) is N + B"))
-    if hi in res.buffers and all(p in res.protocols for p in ("reno", "stpd")):
-        row = rows["fig3_10_full_throughput"]
-        rates = [res.runs[(hi, p)].rate_between(0, w, res.duration) / 1e6 for p in ("reno", "stpd")]
-        # 'maximum throughput on a long run': within 3 % of 1.5 Mb/s once warmed up
-        ok = min(rates) >= 0.97 * 1.5
-        out.append(_claim(row, f"reno {rates[0]:.3f}, stpd {rates[1]:.3f}", ok,
-                          f"throughput after {w:g} s: Reno {rates[0]:.3f}, ST-PD {rates[1]:.3f} "
-                          f"Mb/s (< 97 % of 1.5 Mb/s)", ev))
-    if lo in res.buffers and lo != hi and "reno" in res.protocols:
-        row = rows["fig3_13_reno_throughput"]
-        rate = res.runs[(lo, "reno")].rate_between(0, 0.0, res.duration) / 1e6
-        out.append(_claim(row, round(rate, 4), rate < row["high"],
-                          f"Reno reaches {rate:.3f} Mb/s with a {lo}-packet buffer", ev))
-    if lo in res.buffers and lo != hi and "stpd" in res.protocols:
-        row = rows["fig3_13_stpd_throughput"]
-        a = res.runs[(hi, "stpd")].rate_between(0, 0.0, res.duration)
-        b = res.runs[(lo, "stpd")].rate_between(0, 0.0, res.duration)
-        diff = (a - b) / 1e6
-        # 'little difference': within 1 % of the link rate
-        ra, rb = res.runs[(hi, "stpd")], res.runs[(lo, "stpd")]
-        out.append(_claim(row, round(diff, 4), abs(diff) <= 0.015,
-                          f"ST-PD {a / 1e6:.3f} vs {b / 1e6:.3f} Mb/s over the run "
-                          f"({int(ra.queue_drops[0])} vs {int(rb.queue_drops[0])} buffer drops, "
-                          f"{int(ra.timeouts[0])} vs {int(rb.timeouts[0])} timeouts); after "
-                          f"{w:g} s {ra.rate_between(0, w, res.duration) / 1e6:.3f} vs "
-                          f"{rb.rate_between(0, w, res.duration) / 1e6:.3f} Mb/s", ev))
-        row = rows["fig3_12_stpd_queue"]
-        qa = res.runs[(hi, "stpd")].queue_after(w).mean()
-        qb = res.runs[(lo, "stpd")].queue_after(w).mean()
-        out.append(_claim(row, round(float(qb - qa), 3), abs(qb - qa) <= 0.25,
-                          f"mean queue {qa:.2f} (buffer {hi}) vs {qb:.2f} (buffer {lo})", ev,
-                          published_value=0.0, unit="packets",
-                          claim="stpd: mean queue the same for both buffers (within 0.25 packet)"))
-    return out
-
-
-def _claims_fixed(res, rows):
-    ev = "ctlcc.experiments.thesis.fixed_bottleneck; thesis_fig3_15_17_fixed_bottleneck.png"
-    out = []
-    three = [k for k, (_, _, a) in enumerate(res.phases) if len(a) >= 2]
-    if "stpd" in res.protocols:
-        r = res.runs["stpd"]
-        q = r.queue_after(2.0)
-        row = rows["fig3_17_stpd_queue"]
-        ok = 0.5 <= q.mean() <= 1.5 and np.percentile(q, 95) <= 3
-        per = ", ".join(f"{len(a)} flow{'s' if len(a) > 1 else ''} "
-                        f"{r.queue[(r.time >= t0 + 2) & (r.time < t1), 0].mean():.2f}"
-                        for t0, t1, a in res.phases)
-        out.append(_claim(row, round(float(q.mean()), 3), ok,
-                          f"mean queue {q.mean():.2f}, 95th percentile "
-                          f"{np.percentile(q, 95):.0f} packets; by phase: {per} (each flow "
-                          f"regulates its own estimate to ref = 1 packet)", ev,
-                          claim="stpd: queue around 1 packet with 1-3 connections "
-                                "(mean in [0.5, 1.5], 95th percentile <= 3)"))
-        row = rows["fig3_17_stpd_fair"]
-        j = res.jain["stpd"][three]
-        others = {p: res.jain[p][three].mean() for p in res.protocols if p != "stpd"}
-        # 'reaches its fair share': Jain >= 0.95 in every shared phase (0.95 = the shares
-        # of three flows within about 20 % of each other)
-        ok = j.min() >= 0.95
-        last = max(t1 for _, t1, a in res.phases if len(a) >= 2)
-        excess = r.rtt_min_excess(until=last) * 1e3
-        slot = r.packet_bits / 1.5e6 * 1e3
-        why = (f"Jain index of the shared phases {np.round(j, 3).tolist()} "
-               f"(others: {', '.join(f'{p} {v:.3f}' for p, v in others.items())}); "
-               f"up to {last:g} s each ST-PD flow's RTT_min exceeds its empty-path RTT by "
-               f"{', '.join(f'{m:.1f}' for m in excess)} ms ({slot:.2f} ms per queued packet): "
-               f"a flow joining a standing queue takes it as empty and claims more")
-        out.append(_claim(row, round(float(j.min()), 4), ok, why, ev,
-                          claim="stpd: every connection reaches its fair share "
-                                "(Jain >= 0.95 in each shared phase)"))
-    row = rows["fig3_17_stpd_fair"]
-    if "stpd" in res.protocols and len(res.protocols) > 1:
-        ft = {p: res.fair_time[p][three] for p in res.protocols}
-        worst = {p: float(v.max()) for p, v in ft.items()}
-        ok = all(worst["stpd"] < worst[p] for p in res.protocols if p != "stpd")
-        text = "; ".join(f"{p} {', '.join(_seconds(x) for x in v)}" for p, v in ft.items())
-        out.append(_claim(row, f"{worst['stpd']:.1f}" if math.isfinite(worst["stpd"]) else "never",
-                          ok, f"seconds to within {res.band:.0%} of C/n after each join or "
-                              f"leave (rates over {res.window:g} s): {text}", ev, unit="s",
-                          published_value="ST-PD the only one", suffix="-time",
-                          claim="stpd: the only protocol whose connections all reach the fair "
-                                f"share (within {res.band:.0%}) and stay there, fastest after "
-                                "each join or leave"))
-    if "vegas" in res.protocols:
-        r = res.runs["vegas"]
-        row = rows["fig3_16_vegas_queue"]
-        sel = (r.time >= 4.0) & (r.time < 12.0)
-        q = r.queue[sel, 0]
-        ok = row["low"] - 1 <= q.mean() <= row["high"]
-        out.append(_claim(row, round(float(q.mean()), 3), ok,
-                          f"one-connection mean queue {q.mean():.2f} packets", ev,
-                          claim="vegas: one connection keeps the queue within 1-3 packets "
-                                "(mean over 4-12 s)"))
-    return out
-
-
-def _claims_moving(res, rows):
-    ev = "ctlcc.experiments.thesis.moving_bottleneck; thesis_fig3_19_moving_bottleneck.png"
-    out = []
-    if "stpd" in res.protocols:
-        r = res.runs["stpd"]
-        row = rows["fig3_19_stpd_queues"]
-        q1 = r.queue[(r.time >= 2) & (r.time < 45), 0].mean()
-        q2 = r.queue[(r.time >= 47) & (r.time < 60), 1].mean()
-        ok = max(q1, q2) <= 2.0
-        out.append(_claim(row, f"R1 {q1:.2f}, R2 {q2:.2f}", ok,
-                          f"mean queue R1 {q1:.2f} (0-45 s), R2 {q2:.2f} (45-60 s)", ev,
-                          claim="stpd: the bottleneck's queue stays near 1 packet wherever "
-                                "it is (mean <= 2 at R1 over 2-45 s and at R2 over 47-60 s)"))
-        row = rows["fig3_19_stpd_share"]
-        s = res.s1_share["stpd"]
-        excess = res.runs["stpd"].rtt_min_excess(until=30.0) * 1e3
-        out.append(_claim(row, round(s, 4), abs(s - 0.5) <= 0.05,
-                          f"S1D1 takes {s:.1%} of R1R2 over {15 + res.settle:g}-30 s; S2D2 "
-                          f"joined a standing queue: its RTT_min is {excess[1]:.1f} ms above its "
-                          f"empty-path RTT (S1D1's {excess[0]:.1f} ms)", ev))
-        row = rows["fig3_19_s3_full_speed"]
-        s3 = res.s3_rate["stpd"] / 1e6
-        ok = s3 >= 0.95 * 0.384
-        out.append(_claim(row, round(s3, 4), ok, f"S3D3 {s3:.3f} Mb/s, S1D1 "
-                          f"{res.s1_rate_late['stpd'] / 1e6:.3f} Mb/s over 47-60 s", ev))
-    if "reno" in res.protocols:
-        row = rows["fig3_20_reno_share"]
-        s = res.s1_share["reno"]
-        # 'a small fraction of its fair share': below a third of the link
-        base = res.runs["reno"].base_rtt * 1e3
-        out.append(_claim(row, round(s, 4), s < 1 / 3,
-                          f"Reno S1D1 takes {s:.1%} of R1R2 while S2D2 is active, although its "
-                          f"empty-path RTT is {base[0]:.1f} ms against S2D2's {base[1]:.1f} ms; "
-                          f"S2D2's 45 Mb/s access does not lock S1D1 out of ctlcc's drop-tail "
-                          f"FIFO (a deterministic ns-2 run can phase-lock, Floyd & Jacobson 1992)",
-                          ev,
-                          claim="reno: S1D1 gets a small fraction of R1R2 (< 1/3) while "
-                                "S2D2 is active"))
-    return out
-
-
-def _claims_telnet(res, rows):
-    ev = "ctlcc.experiments.thesis.telnet_delay; thesis_fig3_22_23_telnet_rtt.png"
-    out = []
-    row = rows["fig3_22_rtt_low"]
-    base = res.base_rtt * 1e3
-    out.append(_claim(row, round(base, 2), abs(base - row["value"]) <= 2.0,
-                      f"ctlcc's empty-queue RTT {base:.1f} ms: 2 x 20.5 ms propagation + "
-                      f"1000 bytes on each link + a 40-byte ACK on each link", ev,
-                      claim="Telnet RTT with no queueing (analytic, tolerance 2 ms for the "
-                            "ACK/transmission accounting)"))
-    if "stpd" in res.protocols:
-        row = rows["fig3_22_rtt_high"]
-        rtt = res.rtt["stpd"][:, 1] * 1e3
-        hi = float(np.percentile(rtt, 99))
-        ok = hi <= row["value"] + 2.0
-        out.append(_claim(row, round(hi, 1), ok,
-                          f"99th percentile of the Telnet RTT under ST-PD is {hi:.0f} ms "
-                          f"(max {rtt.max():.0f} ms)", ev,
-                          claim="stpd: Telnet RTT within 63-127 ms (99th percentile)"))
-        row = rows["fig3_22_stpd_queue"]
-        q = res.runs["stpd"].queue_after(5.0)
-        p99 = float(np.percentile(q, 99))
-        out.append(_claim(row, p99, p99 <= row["high"],
-                          f"99th percentile of R1's queue {p99:.0f} packets", ev,
-                          claim="stpd: R1's queue within 0-3 packets (99th percentile)"))
-    if "reno" in res.protocols:
-        row = rows["fig3_23_rtt_max"]
-        mx = float(res.rtt["reno"][:, 1].max() * 1e3)
-        # the largest sampled RTT reaches within one packet time (21 ms) of the full-buffer one
-        ok = abs(mx - row["value"]) <= 25.0
-        out.append(_claim(row, round(mx, 1), ok,
-                          f"largest Telnet RTT under Reno {mx:.0f} ms", ev,
-                          claim="reno: Telnet RTT peaks just under 0.9 s (full 40-packet buffer)"))
-    return out
-
-
-def _claims_uniform(res, rows):
-    ev = "ctlcc.experiments.thesis.uniform_loss; thesis_fig4_8_throughput_vs_loss.png"
-    out = []
-    # read-off precision of a log-axis figure whose curves are lost: +-0.05 ("around 30
-    # percent", "94 percent"); bounds ('below 50 %', 'well below 10 %') are used as printed
-    for protocol in res.protocols:
-        for loss in (1e-2, 1e-1):
-            key = f"fig4_8_{protocol}_{'1e-2' if loss == 1e-2 else '1e-1'}"
-            if key not in rows or not np.any(np.isclose(res.losses, loss)):
-                continue
-            row = rows[key]
-            v = res.at(protocol, loss)
-            mean, spread = float(v.mean()), float(v.std())
-            if row["kind"] == "upper bound":
-                ok = mean < row["high"]
-            else:
-                ok = abs(mean - row["value"]) <= 0.05
-            reason = _uniform_reason(res, protocol, loss, mean)
-            out.append(_claim(row, round(mean, 4), ok, reason, ev, spread=round(spread, 4),
-                              seeds=res.seeds))
-    if "tahoe" in res.traces:
-        r = res.traces["tahoe"]
-        win = r.window[:, 0]
-        row = rows["fig4_9_tahoe_window_max"]
-        out.append(_claim(row, float(win.max()), abs(win.max() - row["value"]) <= 8,
-                          f"Tahoe's largest window {win.max():.0f} in one "
-                          f"{res.duration:g} s run (the thesis' run length is not printed)",
-                          ev.replace("4_8_throughput_vs_loss", "4_9_12_windows"),
-                          seeds=res.seeds[:1],
-                          claim="tahoe: largest window at 1e-2 (within 8 packets: one run's "
-                                "maximum, run length unknown)"))
-        row = rows["fig4_9_tahoe_window_typical"]
-        med = float(np.median(win))
-        out.append(_claim(row, med, med < row["high"], f"median window {med:.1f}",
-                          ev.replace("4_8_throughput_vs_loss", "4_9_12_windows"),
-                          seeds=res.seeds[:1]))
-    if "vegas" in res.protocols and "reno" in res.protocols:
-        row = rows["fig4_11_vegas_above_reno"]
-        v, r = res.at("vegas", 1e-2), res.at("reno", 1e-2)
-        ok = v.mean() > r.mean()
-        out.append(_claim(row, round(float(v.mean() - r.mean()), 4), ok,
-                          f"Vegas {v.mean():.3f} vs Reno {r.mean():.3f}", ev,
-                          spread=round(float(np.std(v - r)), 4), seeds=res.seeds,
-                          claim="vegas: normalised throughput above Reno's at 1e-2 "
-                                "(difference of the means)", unit=""))
-    return out
+                             f"expected keys of {sorted(known)}")
+    return paper_claims("stpd", results, section="thesis_sim")
 
 
 def _uniform_reason(res, protocol, loss, mean):
@@ -1475,11 +1196,6 @@ def _uniform_reason(res, protocol, loss, mean):
     return text
 
 
-def _row_value(rows, claim_id):
-    """The published number of one row of the data file."""
-    return rows[claim_id]["value"]
-
-
 def _growth_per_rtt(r, res, t1=30.0):
     """Mean window growth per base round trip over [0, t1]. [packets]"""
     k = int(np.searchsorted(r.time, t1))
@@ -1493,139 +1209,6 @@ def _window_cuts(r, flow=0, min_cut=1.0):
     cuts = -step[step < -min_cut]
     return int(cuts.size), float(cuts.mean()) if cuts.size else 0.0
 
-
-def _claims_bursty(res, rows):
-    ev = "ctlcc.experiments.thesis.bursty_loss; thesis_fig4_13_17_bursty.png"
-    out = []
-    # the thesis' reading counts the states in packets; the other reading is kept apart
-    suffix = "" if res.channel == "packets" else f"-{res.channel}-channel"
-    note = "" if res.channel == "packets" else " [states counted in seconds]"
-    for protocol, key in (("reno", "fig4_16_reno_throughput"), ("stpd", "fig4_17_stpd_throughput")):
-        if protocol not in res.protocols:
-            continue
-        i = res.protocols.index(protocol)
-        v = res.throughput[i]
-        row = rows[key]
-        mean = float(v.mean())
-        # the thesis reports one run of a heavy-tailed process (a timeout's backoff into a
-        # long burst stalls Reno for minutes): the published value is reproduced when it
-        # lies within the 10-90 % range of the runs over the seeds
-        low, high = np.percentile(v, [10, 90])
-        ok = low <= row["value"] <= high
-        reach = int(res.reached[i].sum())
-        out.append(_claim(row, round(mean, 4), ok,
-                          f"{protocol} {mean:.3f} (10-90 %: {low:.2f}-{high:.2f}) over packets "
-                          f"{res.first}-{res.last} ({res.channel} channel; "
-                          f"{reach}/{len(res.seeds)} runs reached packet {res.last} in "
-                          f"{res.duration:g} s; {res.timeouts[i].mean():.1f} timeouts per run)",
-                          ev, spread=round(float(v.std()), 4), seeds=res.seeds, suffix=suffix))
-    if "reno" in res.protocols:
-        i = res.protocols.index("reno")
-        row = rows["fig4_16_reno_end"]
-        started = res.start[i] < res.duration
-        span = (res.end[i] - res.start[i])[started]
-        pub = row["value"] - rows["fig4_16_reno_start"]["value"]
-        low, high = np.percentile(span, [10, 90])
-        ok = bool(low <= pub <= high)
-        out.append(_claim(row, round(float(span.mean()), 2), ok,
-                          f"Reno needs {span.mean():.0f} s (10-90 %: {low:.0f}-{high:.0f} s over "
-                          f"{started.sum()} runs; runs that do not reach packet {res.last} count "
-                          f"until the end) for "
-                          f"packets {res.first}-{res.last} vs the thesis' {pub:.0f} s", ev,
-                          spread=round(float(span.std()), 2),
-                          seeds=tuple(np.array(res.seeds)[started].tolist()),
-                          published_value=round(pub, 4),
-                          claim="reno: time from packet 2001 to packet 10000 (published one "
-                                "run within the 10-90 % range over seeds)" + note, suffix=suffix))
-    return out
-
-
-def _claims_geo(res, rows):
-    ev = "ctlcc.experiments.thesis.geo_burst; thesis_fig4_19_22_geo.png"
-    out = []
-    if "reno" in res.protocols:
-        row = rows["fig4_19_reno_cut"]
-        v = res.window_after_loss["reno"]
-        alt = ""
-        if "newreno" in res.protocols:
-            alt = (f"; NewReno (RFC 6582) repairs both in one recovery and halves once, to "
-                   f"{res.window_after_loss['newreno']:.0f}")
-        out.append(_claim(row, round(v, 2), abs(v - row["value"]) <= 5,
-                          f"ctlcc's Reno falls to {v:.1f} ({int(res.runs['reno'].timeouts[0])} "
-                          f"timeout: RFC 5681 fast recovery leaves the second loss to the "
-                          f"timer; ns-2's Reno halved cwnd on each loss, 132 -> 66 -> 33){alt}",
-                          ev))
-        row = rows["fig4_19_reno_recovery"]
-        v = res.recovery_time["reno"]
-        # independent: from 33, one packet per RTT (~0.5 s) to 94 takes (94 - 33) x 0.5 s
-        ramp = (res.bdp - _row_value(rows, "fig4_19_reno_cut")) * res.bdp * 8000 / 1.5e6
-        out.append(_claim(row, round(v, 2) if math.isfinite(v) else "never", v > row["value"],
-                          f"ctlcc's Reno is back at the BDP {res.bdp:.0f} after {v:.1f} s: it "
-                          f"slow-starts from 1 to ssthresh ~66 then climbs; from the thesis' 33 "
-                          f"at one packet per RTT the climb alone takes {ramp:.0f} s", ev))
-    if "stpd" in res.protocols:
-        r = res.runs["stpd"]
-        row = rows["fig4_21_stpd_window"]
-        med = float(np.median(r.window_after(10.0)))
-        out.append(_claim(row, round(med, 2), abs(med - (res.bdp + 1)) <= 5,
-                          f"median ST-PD window after 10 s {med:.1f} vs BDP + 1 = "
-                          f"{res.bdp + 1:.1f}; it grew {_growth_per_rtt(r, res):.2f} packet per "
-                          f"base RTT over the first 30 s", ev,
-                          published_value=round(res.bdp + 1, 2),
-                          claim="stpd: window held at BDP + 1 (within 5 packets)"))
-    if "stpd" in res.protocols and "reno" in res.protocols:
-        row = rows["fig4_22_stpd_minus_reno"]
-        diff = res.delivered["stpd"] - res.delivered["reno"]
-        ok = abs(diff - row["value"]) <= 0.25 * row["value"]
-        cut = _row_value(rows, "fig4_19_reno_cut")
-        deficit = sum(res.bdp - w for w in np.arange(cut, res.bdp, 1.0))
-        cap = int(1.5e6 * res.duration / res.runs["stpd"].packet_bits)
-        out.append(_claim(row, diff, ok,
-                          f"ST-PD {res.delivered['stpd']}, Reno {res.delivered['reno']} "
-                          f"packets in {res.duration:g} s; the link carries at most {cap}, so "
-                          f"no sender can beat ctlcc's Reno by more than "
-                          f"{cap - res.delivered['reno']} (the thesis' 1861 is what a Reno "
-                          f"window climbing from 33 to the BDP at one packet per RTT misses: "
-                          f"{deficit:.0f} packets)", ev,
-                          claim="stpd - reno: in-order segments in 60 s (within 25 %: the "
-                                "thesis' buffer and window limit are not printed)"))
-    if all(p in res.protocols for p in ("vegas", "reno", "stpd")):
-        row = rows["fig4_22_vegas_below"]
-        ok = res.delivered["vegas"] < min(res.delivered["reno"], res.delivered["stpd"])
-        out.append(_claim(row, res.delivered["vegas"], ok,
-                          f"Vegas {res.delivered['vegas']}, Reno {res.delivered['reno']}, "
-                          f"ST-PD {res.delivered['stpd']}", ev, unit="packets",
-                          claim="vegas: fewest in-order segments in 60 s"))
-    return out
-
-
-def _claims_mixed(res, rows):
-    ev = "ctlcc.experiments.thesis.mixed_reno; thesis_fig6_2_4_mixed.png"
-    out = []
-    row = rows["fig6_2a_stpd_lower_share"]
-    out.append(_claim(row, round(res.stpd_share, 4), res.stpd_share < 0.5,
-                      f"ST-PD takes {res.stpd_share:.1%} beside one Reno", ev,
-                      claim="stpd: lower share than Reno on a shared queue (< 0.5)"))
-    row = rows["fig6_2b_stpd_not_worse"]
-    ratio = res.stpd_rate_after / res.stpd_rate_before if res.stpd_rate_before > 0 else math.inf
-    # 'does not deteriorate on average': at least 80 % of its rate before the join
-    out.append(_claim(row, round(ratio, 4), ratio >= 0.8,
-                      f"ST-PD {res.stpd_rate_before / 1e6:.3f} Mb/s before the second Reno, "
-                      f"{res.stpd_rate_after / 1e6:.3f} after", ev, published_value=1.0,
-                      claim="stpd: rate after / before a second Reno joins (>= 0.8)"))
-    for key, gains in (("fig6_4_gain_shared_loss", res.shared_gain),
-                       ("fig6_6_gain_own_loss", res.own_gain)):
-        row = rows[key]
-        mean, spread = float(np.mean(gains)), float(np.std(gains))
-        # one 20 s run per case in the thesis: agreement within the seed spread or 5 %
-        ok = abs(mean - row["value"]) <= max(0.05, 2 * spread / math.sqrt(len(gains)))
-        out.append(_claim(row, round(mean, 4), ok,
-                          f"S2D2 delivers {mean:.2f} x Reno's with ST-PD (seed spread "
-                          f"{spread:.2f})", ev, spread=round(spread, 4), seeds=res.seeds))
-    return out
-
-
-# --- helpers -------------------------------------------------------------------------------
 
 def _run(scenario, duration, seed, bin_width, sample_interval, light=False):
     """Run *scenario* and keep what the thesis' figures need."""

@@ -1,70 +1,60 @@
-# ctlcc.ledger - the claims ledger: every paper claim ctlcc checks, gathered from the code
-"""The claims ledger: one :class:`~ctlcc.claims.Claim` per paper claim.
+# ctlcc.ledger - the claims ledger: every record the registered claim units make, merged
+"""The claims ledger: one :class:`~ctlcc.claims.Claim` per record.
 
-Nothing in the ledger is typed by hand.  Published values come from
-``data/`` (with their source); ctlcc's values are computed when the ledger
-is built, by the *sources* registered in :data:`SOURCES`:
+Nothing in the ledger is typed by hand.  Each record is declared in
+``data/ledger_<paper>.csv`` (the paper's words and value, the measurable
+form, the tolerance and its basis, written before measuring) and measured by
+a unit registered in :mod:`ctlcc.claims`; the verdict is
+:func:`ctlcc.claims.judge` of the record.  The *sources* of the ledger
+derive from that registry (:func:`sources`): one per report section that
+has units (``stpd``, ``bounds``, ``primo``, ``fluid``, ``crosscheck``,
+``thesis_sim``, ``primo_sim``, ``iftp_sim``, ``cbraa_sim``, ``sttp_sim``),
+each run in the worker process of its section by ``ctlcc report``, plus
+``inventory``: every statement of the papers' inventory
+(``data/inventory/``) that no record judges yet, as a ``not yet checked``
+record.
 
-==================  ==============  =========================================================
-source              report section  what it yields
-==================  ==============  =========================================================
-``published``       ``claims``      printed numbers and statements of ``data/`` against the
-                                    closed forms, loops and bounds (:mod:`ctlcc.ledger.published`)
-``crosscheck``      ``crosscheck``  every point of every :mod:`ctlcc.crosscheck` claim
-                                    (:mod:`ctlcc.ledger.simulated`)
-``thesis``          ``thesis_sim``  ``ctlcc.experiments.thesis.claims()`` (the thesis's
-                                    simulation experiments; :mod:`ctlcc.ledger.simulated`)
-``primo``           ``primo_sim``   ``ctlcc.experiments.primo.claims()`` (Primo's §I, §V and
-                                    §VI experiments on the existing senders)
-``iftp``            ``iftp_sim``    ``ctlcc.experiments.iftp.claims()`` (IFTP's §6
-                                    experiments: Figures 5-6, Tables I-IV)
-``cbraa``           ``cbraa_sim``   ``ctlcc.experiments.cbraa.claims()`` (CBRAA's §4, Figs. 3-6)
-``sttp``            ``sttp_sim``    ``ctlcc.experiments.sttp.claims()`` (STTP's Tables I-III
-                                    and Experiment 1 on the STTP sender)
-``not-yet-checked`` ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
-                                    checked yet, so the ledger is honest about coverage
-==================  ==============  =========================================================
+Records are of two kinds (``Claim.kind``): ``paper`` (a sentence or number
+a paper states) and ``consistency`` (ctlcc's model against ctlcc's
+simulator, a wiring check, an invariant).  :meth:`Ledger.counts` counts
+``paper`` records unless asked otherwise: the headline counts contain only
+what the papers claim.
 
-Adding a paper's experiment claims is one line: append
-``LedgerSource("<name>", "<module>:<function>", "<report section>")`` to
-:data:`SOURCES`, where the function takes no argument and returns an
-iterable of :class:`~ctlcc.claims.Claim`.  ``ctlcc report`` runs each source
-in the worker process of its section (a section missing from
-:data:`ctlcc.report.SECTIONS` runs it in the ``claims`` section); a source
-whose module is not installed yet is listed as unavailable, not an error.
-When two sources give the same claim id, the checked one wins over a
-``not yet checked`` record, so a claim listed in the CSV disappears from the
-"not yet checked" count as soon as code checks it under the same id; two
-*checked* records with one id are an error.
+When two sources give the same claim id, the checked one wins over a ``not
+yet checked`` record; two *checked* records with one id are an error.
 
 Examples
 --------
->>> ledger = build_ledger(sources=["published"])
->>> sorted({claim.paper for claim in ledger.claims})[:3]
-['cbraa', 'hollot', 'iftp']
->>> ledger.counts()["stpd"]["printed-error"] >= 1
-True
+>>> ledger = build_ledger(sources=["bounds"])
+>>> sorted({claim.paper for claim in ledger.claims})
+['cbraa', 'iftp', 'sttp']
+>>> ledger.counts()["cbraa"]["printed-error"]
+1
 """
 
 import csv
 import importlib
 import io
+import math
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..claims import VERDICTS, Claim
+from ..claims import KINDS, VERDICTS, Claim
 from ..errors import ParameterError
 from ..references import REFERENCES
 
-__all__ = ["LedgerSource", "SOURCES", "Ledger", "SourceFailure", "COLUMNS", "source_names",
-           "run_source", "build_ledger", "merge_claims", "read_claims_csv",
+__all__ = ["LedgerSource", "SOURCES", "sources", "Ledger", "SourceFailure", "COLUMNS",
+           "source_names", "run_source", "build_ledger", "merge_claims", "read_claims_csv",
            "write_claims_csv", "format_table", "format_value", "report_items"]
 
 #: Columns of ``claims.csv``: the fields of :meth:`Claim.as_row` plus the source.
-COLUMNS = ("id", "paper", "location", "claim", "published", "value", "spread", "unit",
-           "verdict", "evidence", "reason", "seeds", "source")
+COLUMNS = ("id", "kind", "paper", "location", "inventory_id", "claim", "published", "unit",
+           "measurable_form", "target", "comparison", "tolerance", "tolerance_basis", "value",
+           "spread", "stderr", "seeds", "difference", "on_outside", "implied",
+           "implied_comparison", "implied_tolerance", "implied_basis", "verdict", "reason",
+           "other_evidence", "evidence", "source")
 
 
 @dataclass(frozen=True)
@@ -76,18 +66,21 @@ class LedgerSource:
     name : str
         Short name (``ctlcc claims --source NAME``, the ``source`` column).
     function : str
-        ``"module:function"``; the function takes no argument and returns
-        an iterable of :class:`~ctlcc.claims.Claim`.
+        ``"module:function"``; called with *args*, it returns an iterable
+        of :class:`~ctlcc.claims.Claim`.
     section : str
         Report section whose worker runs it (``ctlcc report``).
     description : str
         One line for ``ctlcc claims --help`` and the site.
+    args : tuple
+        Positional arguments of the function.
     """
 
     name: str
     function: str
     section: str
     description: str = ""
+    args: tuple = ()
 
     def load(self):
         """Import and return the function; None if its module is not installed.
@@ -107,27 +100,40 @@ class LedgerSource:
         return getattr(module, attribute)
 
 
-#: Every source of the ledger, in ledger order.
-SOURCES = [
-    LedgerSource("published", "ctlcc.ledger.published:claims", "claims",
-                 "printed numbers and statements vs closed forms, loops and bounds"),
-    LedgerSource("crosscheck", "ctlcc.ledger.simulated:crosscheck_claims", "crosscheck",
-                 "analytic predictions vs the packet simulator (ctlcc.crosscheck)"),
-    LedgerSource("thesis", "ctlcc.ledger.simulated:thesis_claims", "thesis_sim",
-                 "the ST-PD thesis's simulation experiments (ctlcc.experiments.thesis)"),
-    LedgerSource("stpd-readings", "ctlcc.sim.stpd_readings:claims", "thesis_sim",
-                 "default ST-PD reading, Figs. 4.8 and 4.22 (data/thesis_stpd_readings.csv)"),
-    LedgerSource("primo", "ctlcc.experiments.primo:claims", "primo_sim",
-                 "Primo's simulation study (ctlcc.experiments.primo)"),
-    LedgerSource("iftp", "ctlcc.experiments.iftp:claims", "iftp_sim",
-                 "IFTP's simulation study (ctlcc.experiments.iftp)"),
-    LedgerSource("cbraa", "ctlcc.experiments.cbraa:claims", "cbraa_sim",
-                 "CBRAA's §4 simulations, Figs. 3-6 (ctlcc.experiments.cbraa)"),
-    LedgerSource("sttp", "ctlcc.experiments.sttp:claims", "sttp_sim",
-                 "STTP's Tables I-III and Experiment 1 (ctlcc.experiments.sttp)"),
-    LedgerSource("not-yet-checked", "ctlcc.ledger.published:unchecked_claims", "claims",
-                 "claims known but not checked yet (data/claims_not_yet_checked.csv)"),
-]
+#: What each section's records are, for ``ctlcc claims --help`` and the site (in the
+#: order of the report's sections, which is the ledger's order).
+_DESCRIPTIONS = {
+    "stpd": "Xu (2002) §4.3.3: the loop's printed poles, Figs. 4.5-4.6, the scenario BDPs",
+    "bounds": "printed constants and closed forms of IFTP, CBRAA, STTP",
+    "primo": "Primo's loop models (none of its own: judged with the simulations)",
+    "fluid": "Hollot et al. (2001)'s numerical example",
+    "crosscheck": "closed forms and loops against ctlcc's packet engine (ctlcc.crosscheck)",
+    "thesis_sim": "the ST-PD thesis's simulation experiments (ctlcc.experiments.thesis)",
+    "primo_sim": "Primo's simulation study (ctlcc.experiments.primo)",
+    "iftp_sim": "IFTP's §6 simulations (ctlcc.experiments.iftp)",
+    "cbraa_sim": "CBRAA's §4 simulations, Figs. 3-6 (ctlcc.experiments.cbraa)",
+    "sttp_sim": "STTP's Tables I-III and Experiment 1 (ctlcc.experiments.sttp)",
+}
+
+
+def sources():
+    """Every source of the ledger, in ledger order: one per report section with units
+    (:func:`ctlcc.claims.sections`), then ``inventory``."""
+    from ..claims import sections
+
+    order = list(_DESCRIPTIONS)
+    names = sorted(sections(), key=lambda n: order.index(n) if n in order else len(order))
+    out = [LedgerSource(name, "ctlcc.claims:section_claims", name,
+                        _DESCRIPTIONS.get(name, f"the units of report section {name}"), (name,))
+           for name in names]
+    out.append(LedgerSource("inventory", "ctlcc.claims.inventory:claims", "claims",
+                            "statements of the papers' inventory no record judges yet "
+                            "(not yet checked)"))
+    return out
+
+
+#: Every source of the ledger, derived from the registry (tests may replace the list).
+SOURCES = sources()
 
 
 @dataclass(frozen=True)
@@ -164,22 +170,41 @@ class Ledger:
     origin: dict = field(default_factory=dict)
     failures: tuple = ()
 
-    def counts(self):
-        """``{paper: {verdict: count}}`` with every verdict present (zeros included)."""
+    def counts(self, kind="paper"):
+        """``{paper: {verdict: count}}`` of the records of one kind (zeros included).
+
+        Parameters
+        ----------
+        kind : {"paper", "consistency"} or None
+            ``paper`` (default): what the papers claim, the headline counts;
+            ``consistency``: ctlcc against itself; None: every record.
+        """
+        if kind is not None and kind not in KINDS:
+            raise ParameterError(f"kind must be one of {KINDS} or None, got {kind!r}")
         out = {}
         for claim in self.claims:
-            out.setdefault(claim.paper, Counter({v: 0 for v in VERDICTS}))[claim.verdict] += 1
+            if kind is None or claim.kind == kind:
+                out.setdefault(claim.paper, Counter({v: 0 for v in VERDICTS}))[claim.verdict] += 1
         return {paper: dict(counter) for paper, counter in sorted(out.items())}
+
+    def totals(self, kind="paper"):
+        """``{verdict: count}`` over every paper, of the records of one kind."""
+        out = dict.fromkeys(VERDICTS, 0)
+        for per_paper in self.counts(kind).values():
+            for verdict, n in per_paper.items():
+                out[verdict] += n
+        return out
 
     def rows(self):
         """One dict per claim with the columns of :data:`COLUMNS`."""
         return [dict(claim.as_row(), source=self.origin.get(claim.id, ""))
                 for claim in self.claims]
 
-    def filtered(self, papers=None, verdicts=None):
-        """The ledger restricted to some papers and/or verdicts."""
+    def filtered(self, papers=None, verdicts=None, kinds=None):
+        """The ledger restricted to some papers, verdicts and/or kinds."""
         keep = tuple(c for c in self.claims
-                     if (not papers or c.paper in papers) and (not verdicts or c.verdict in verdicts))
+                     if (not papers or c.paper in papers) and (not verdicts or c.verdict in verdicts)
+                     and (not kinds or c.kind in kinds))
         return Ledger(keep, {c.id: self.origin.get(c.id, "") for c in keep}, self.failures)
 
 
@@ -206,7 +231,7 @@ def run_source(source):
         function = source.load()
         if function is None:
             return [], SourceFailure(source.name, f"not installed ({source.function})")
-        claims = list(function())
+        claims = list(function(*source.args))
     except Exception as err:  # a failing source must not take the ledger down
         return [], SourceFailure(source.name, f"{type(err).__name__}: {err}",
                                  traceback.format_exc())
@@ -320,7 +345,15 @@ def read_claims_csv(path):
                 published=_number(row["published"]), value=_number(row["value"]),
                 verdict=row["verdict"], evidence=row["evidence"], reason=row["reason"],
                 spread=_number(row["spread"]), unit=row["unit"],
-                seeds=tuple(int(s) for s in row["seeds"].split())))
+                seeds=tuple(int(s) for s in row["seeds"].split()), kind=row["kind"],
+                target=_number(row["target"]), comparison=row["comparison"],
+                tolerance=_number(row["tolerance"]), tolerance_basis=row["tolerance_basis"],
+                measurable_form=row["measurable_form"], on_outside=row["on_outside"],
+                implied=_number(row["implied"]),
+                implied_comparison=row["implied_comparison"] or "==",
+                implied_tolerance=_number(row["implied_tolerance"]),
+                implied_basis=row["implied_basis"], inventory_id=row["inventory_id"],
+                other_evidence=row["other_evidence"]))
             origin[row["id"]] = row["source"]
     return Ledger(tuple(claims), origin)
 
@@ -341,14 +374,15 @@ def format_table(ledger, width=120):
     columns = ("id", "location", "verdict", "published", "ctlcc", "claim")
     rows = []
     for claim in ledger.claims:
-        rows.append((claim.id, claim.location, claim.verdict, format_value(claim.published, claim.unit),
+        verdict = claim.verdict if claim.kind == "paper" else f"{claim.verdict} (c)"
+        rows.append((claim.id, claim.location, verdict, format_value(claim.published, claim.unit),
                      format_value(claim.value, claim.unit, claim.spread), claim.claim))
     out = io.StringIO()
     by_paper = {}
     for claim, row in zip(ledger.claims, rows):
         by_paper.setdefault(claim.paper, []).append(row)
     widths = [max([len(columns[i])] + [len(r[i]) for r in rows]) for i in range(5)]
-    widths = [min(w, cap) for w, cap in zip(widths, (44, 24, 15, 18, 22))]
+    widths = [min(w, cap) for w, cap in zip(widths, (44, 24, 22, 18, 22))]
     rest = max(20, width - sum(widths) - 2 * 5)
     for paper, paper_rows in by_paper.items():
         ref = REFERENCES[paper]
@@ -358,15 +392,25 @@ def format_table(ledger, width=120):
         for row in paper_rows:
             cells = [_clip(v, w).ljust(w) for v, w in zip(row, widths + [rest])]
             out.write("  ".join(cells).rstrip() + "\n")
+    if any(c.kind == "consistency" for c in ledger.claims):
+        out.write("\n(c): a consistency check of ctlcc against itself, counted apart\n")
     return out.getvalue()
 
 
 def format_value(value, unit="", spread=None):
-    """A claim's value for display: 4 significant digits, ± spread, unit."""
+    """A claim's value for display: 5 significant digits, ± spread, unit (never "nan").
+
+    Examples
+    --------
+    >>> format_value(0.5, "Mb/s", 0.01), format_value(float("nan")), format_value(None)
+    ('0.5 ± 0.01 Mb/s', 'no value', '')
+    """
     if value is None or value == "":
         return ""
     if not isinstance(value, (int, float)):
         return str(value)
+    if math.isnan(value):
+        return "no value"
     text = f"{value:.5g}"
     if spread not in (None, "", 0, 0.0):
         text += f" ± {float(spread):.2g}"

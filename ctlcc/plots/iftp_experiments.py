@@ -243,6 +243,8 @@ def _readings(res, key):
 
 
 def _cell(value):
+    if isinstance(value, float) and value != value:
+        return "no value"     # NaN: ctlcc measured nothing to compare
     if isinstance(value, float):
         return f"{value:.4g}"
     return str(value)

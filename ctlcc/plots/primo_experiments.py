@@ -10,6 +10,7 @@ Primo beside Reno (§I-B, §VII-B), the sending rates on Fig. 1-bottom
 import numpy as np
 
 from ..experiments import primo as exp
+from ..laws.primo import PrimoParams
 from ..references import cite
 from ..sim.criteria import CRITERIA
 from . import ReportFigure, ReportTable, new_figure
@@ -312,7 +313,7 @@ def plot_mixed(result, ax=None, literal=None):
     ax.axhline(0.0, color="k", ls="--", lw=1.0,
                label=f"paper §I-B: {LABELS.get(result.against, result.against)} takes all")
     ax.axhline(0.5, color="0.5", ls=":", lw=1.0, label="even split")
-    fixed = exp.interleaved_share(exp.primo_law.PrimoParams().F_str)
+    fixed = exp.interleaved_share(PrimoParams().F_str)
     ax.axhline(fixed, color="C3", ls="-.", lw=1.0,
                label=f"per-packet rcv_rate fixed point 1 - s = -F_str ln s: {fixed:.2f}")
     ax.set_xlabel("shared queue [packets]")
@@ -375,8 +376,9 @@ def claims_table(claim_list):
     return ReportTable(
         "primo_sim_claims",
         f"Claims of {cite('primo', '§I, §V, §VI')} on its simulations "
-        f"(data/primo_sim_published.csv), checked on ctlcc's packet engine with Reno, Vegas "
-        f"and Primo (ctlcc.experiments.primo.claims; Sack and TFRC not yet in the engine).",
+        f"(data/primo_sim_published.csv), checked on ctlcc's packet engine with Reno, Sack, "
+        f"Vegas, TFRC and Primo (ctlcc.experiments.primo.claims; declared in "
+        f"data/ledger_primo.csv).",
         ("id", "location", "claim", "published", "ctlcc", "unit", "verdict", "reason", "seeds"),
         rows)
 
@@ -475,6 +477,8 @@ def _fmt_value(parameter, value):
 
 
 def _cell(value):
+    if isinstance(value, float) and value != value:
+        return "no value"     # NaN: ctlcc measured nothing to compare
     if isinstance(value, float):
         return f"{value:.4g}"
     return "" if value is None else str(value)

@@ -150,6 +150,8 @@ def report_items(results=None):
 
 
 def _cell(value):
+    if isinstance(value, float) and value != value:
+        return "no value"     # NaN: ctlcc measured nothing to compare
     if isinstance(value, float):
         return f"{value:.4g}"
     return "" if value is None else str(value)

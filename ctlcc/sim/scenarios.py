@@ -708,7 +708,7 @@ def thesis_fig3_14(protocol="reno", loss=None, buffer=20, n=3, **options):
     ----------
     Xu (2002), §3.5.2.1, Fig. 3.14, Figs. 3.15-3.17.
     """
-    n = check_positive_int("n", n)
+    n = check_positive_int("n", n, maximum=MAX_FLOWS)
     scenario = dumbbell(n, 10e6, 3e-3, 1.5e6, 20e-3, buffer, loss, protocol,
                         start=[12.0 * i for i in range(n)],
                         stop=[12.0 * i + 36.0 for i in range(n)], egress_delay=2e-3,
@@ -780,7 +780,7 @@ def thesis_fig4_18(protocol="reno", loss=None, buffer=100, n=1, **options):
     ----------
     Xu (2002), §4.4.2, Fig. 4.18, Figs. 4.19-4.21.
     """
-    n = check_positive_int("n", n)
+    n = check_positive_int("n", n, maximum=MAX_FLOWS)
     loss = PacketList((2000, 2001)) if loss is None else loss
     options.setdefault("tcp", TcpOptions(max_window=132))
     links = (Link("S", "R1", 10e6, 0.2e-3), Link("R1", "R2", 1.5e6, 250e-3, buffer, loss),

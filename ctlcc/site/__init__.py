@@ -2,13 +2,16 @@
 """The report as a static site: plain HTML, CSS and a little JavaScript.
 
 :func:`write_site` renders the Jinja2 templates of ``ctlcc/site/templates``
-into the report folder: ``index.html`` (summary per paper, sections,
-provenance), ``claims.html`` (the claims ledger: a sortable, filterable
-table, each verdict linked to the claim's evidence), ``gallery.html``
-(every figure with its caption and files) and one ``section-<name>.html``
-per report section (its figures, tables, claims and, if it failed, its
-traceback).  Every link is relative and nothing is fetched from a server or
-a CDN, so the site opens from the file system.
+into the report folder: ``index.html`` (the papers' claims per paper, the
+consistency checks apart, sections, provenance), ``claims.html`` (the
+ledger of the papers' claims: a sortable, filterable table, each verdict
+linked to its record: the paper's words and value, the measurable form,
+the tolerance and its basis, ctlcc's value and the evidence),
+``consistency.html`` (ctlcc's checks of itself, counted apart),
+``gallery.html`` (every figure with its caption and files) and one
+``section-<name>.html`` per report section (its figures, tables, records
+and, if it failed, its traceback).  Every link is relative and nothing is
+fetched from a server or a CDN, so the site opens from the file system.
 """
 
 import re
@@ -54,23 +57,27 @@ def write_site(out, sections, ledger, provenance, options):
     env.filters["value"] = _value
     written = []
     items = {item["name"]: (section.name, item) for section in sections for item in section.items}
+    env.filters["wbr"] = _break_points
     summary = summary_figure(ledger, out, options)
     written += summary
     claims = [_claim_view(claim, ledger.origin.get(claim.id, ""), items) for claim in ledger.claims]
-    counts = ledger.counts()
-    papers = [{"key": key, "short": REFERENCES[key].short, "title": REFERENCES[key].title,
-               "counts": counts[key], "total": sum(counts[key].values())}
-              for key in REFERENCES if key in counts]
-    totals = {v: sum(p["counts"][v] for p in papers) for v in VERDICTS}
+    papers, totals = _count_rows(ledger, "paper")
+    checks, check_totals = _count_rows(ledger, "consistency")
     section_views = [_section_view(section, claims) for section in sections]
     figures = [dict(item, section=section.name, image=_image(item))
                for section in sections for item in section.items if item["kind"] == "figure"]
+    paper_claims = [c for c in claims if c["kind"] == "paper"]
+    consistency = [c for c in claims if c["kind"] == "consistency"]
     common = {"sections": section_views, "provenance": provenance, "options": options,
               "verdicts": VERDICTS, "papers": papers, "totals": totals,
-              "n_claims": len(claims), "summary_image": summary[0] if summary else None,
-              "failures": ledger.failures}
+              "checks": checks, "check_totals": check_totals,
+              "n_claims": len(paper_claims), "n_checks": len(consistency),
+              "summary_image": summary[0] if summary else None, "failures": ledger.failures}
     pages = [("index.html", "index.html", {"title": "Summary"}),
-             ("claims.html", "claims.html", {"title": "Claims ledger", "claims": claims}),
+             ("claims.html", "claims.html",
+              {"title": "Claims ledger", "claims": paper_claims, "kind": "paper"}),
+             ("consistency.html", "claims.html",
+              {"title": "Consistency checks", "claims": consistency, "kind": "consistency"}),
              ("gallery.html", "gallery.html", {"title": "Figures", "figures": figures})]
     for view in section_views:
         pages.append((f"section-{view['name']}.html", "section.html",
@@ -83,6 +90,14 @@ def write_site(out, sections, ledger, provenance, options):
         shutil.copyfile(_HERE / "static" / name, out / name)
         written.append(name)
     return written
+
+
+def _count_rows(ledger, kind):
+    counts = ledger.counts(kind)
+    rows = [{"key": key, "short": REFERENCES[key].short, "title": REFERENCES[key].title,
+             "counts": counts[key], "total": sum(counts[key].values())}
+            for key in REFERENCES if key in counts]
+    return rows, {v: sum(p["counts"][v] for p in rows) for v in VERDICTS}
 
 
 def evidence_links(evidence, items):
@@ -126,31 +141,46 @@ def summary_figure(ledger, out, options):
     from ..plots import new_figure
     from ..plots.styles import context
 
-    counts = ledger.counts()
+    counts = ledger.counts("paper")
     if not counts:
         return []
     colours = {"reproduced": "#009E73", "differs": "#E69F00", "printed-error": "#D55E00",
-               "not yet checked": "#BBBBBB"}
+               "paper-inconsistent": "#CC79A7", "not yet checked": "#BBBBBB"}
     with context(options.get("style", "paper")):
-        figure, ax = new_figure(figsize=(7.0, 0.55 * len(counts) + 1.6))
+        figure, ax = new_figure(figsize=(9.0, 0.55 * len(counts) + 1.6))
         papers = [key for key in REFERENCES if key in counts][::-1]
         left = [0] * len(papers)
+        segments = []
         for verdict in VERDICTS:
             widths = [counts[p][verdict] for p in papers]
             bars = ax.barh([REFERENCES[p].short for p in papers], widths, left=left,
                            color=colours[verdict], label=verdict, edgecolor="white")
-            ax.bar_label(bars, labels=[str(w) if w else "" for w in widths], label_type="center",
-                         fontsize="small")
+            segments.append((bars, widths))
             left = [a + b for a, b in zip(left, widths)]
-        ax.set_xlabel("claims [count]")
-        ax.set_title("ctlcc claims ledger: verdict per paper (every checked and known claim)")
+        for y, total in enumerate(left):
+            ax.annotate(f"{total}", (total, y), xytext=(3, 0), textcoords="offset points",
+                        va="center", fontsize="small")
+        ax.tick_params(axis="y", length=0)
+        ax.set_xlabel("the paper's claims [count] (right of each bar: its total; a segment "
+                      "too narrow for its count is left blank)")
+        ax.set_title("ctlcc claims ledger: verdict per paper (paper claims only; "
+                     "consistency checks apart)")
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        figure.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=4,
+        figure.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3,
                       frameon=False)
         ax.grid(True, axis="x", alpha=0.3)
         ax.grid(False, axis="y")
+        # a count is written inside its segment when the segment can hold its digits
+        # (the index page's table has every count)
+        figure.canvas.draw()
+        x0, x1 = ax.get_xlim()
+        points = ax.bbox.width * 72.0 / figure.dpi / (x1 - x0)
+        for bars, widths in segments:
+            ax.bar_label(bars, labels=[str(w) if w and w * points >= 5.0 * len(str(w)) + 3.0
+                                       else "" for w in widths],
+                         label_type="center", fontsize="small")
         written = []
         for fmt in options.get("formats", ("png",)):
             figure.savefig(Path(out) / f"claims_summary.{fmt}",
@@ -163,12 +193,26 @@ def summary_figure(ledger, out, options):
 
 def _claim_view(claim, source, items):
     row = claim.as_row()
+    unit = f" {claim.unit}" if claim.unit and claim.unit != "1" else ""
+    rule = ""
+    sign = {"==": "=", "<=": "≤", ">=": "≥"}[claim.comparison]
+    if claim.target is not None and claim.tolerance is not None:
+        rule = f"{sign} {_number(claim.target)} ± {_number(claim.tolerance)}{unit}"
+    elif claim.target is not None:
+        rule = f"{sign} {_number(claim.target)}{unit}"
+    stderr = claim.stderr
+    value_text = _value(claim.value, claim.unit, claim.spread)
+    if stderr is not None:
+        value_text += f" (s.e. {_number(stderr)}, {len(claim.seeds)} seeds)"
     return dict(row, source=source, anchor=f"claim-{claim.id}",
-                published_text=_value(claim.published, claim.unit),
-                value_text=_value(claim.value, claim.unit, claim.spread),
-                reference=REFERENCES[claim.paper].short,
+                page="claims.html" if claim.kind == "paper" else "consistency.html",
+                published_text=_value(claim.published, claim.unit), value_text=value_text,
+                rule_text=rule, reference=REFERENCES[claim.paper].short,
+                difference_text="" if claim.difference is None else
+                f"{claim.difference:+.4g}{unit}",
                 evidence_parts=evidence_links(claim.evidence, items),
-                sort_published=_sort_key(claim.published), sort_value=_sort_key(claim.value))
+                sort_published=_sort_key(claim.published), sort_value=_sort_key(claim.value),
+                sort_group=claim.unit or "-")
 
 
 def _section_view(section, claims):
@@ -199,3 +243,17 @@ def _sort_key(value):
     if isinstance(value, (int, float)):
         return repr(float(value))
     return re.sub(r"\s+", " ", str(value or ""))
+
+
+def _number(x):
+    x = float(x)
+    return f"{x:.4g}" if x == 0 or 1e-3 <= abs(x) < 1e6 else f"{x:.3g}"
+
+
+def _break_points(text):
+    """*text* (escaped) with ``<wbr>`` after ``/``, ``.``, ``::`` and ``_``: long paths wrap
+    at their separators, never inside a word."""
+    from markupsafe import Markup, escape
+
+    escaped = str(escape(text))
+    return Markup(re.sub(r"(::|/|\.|_)(?=\w)", r"\1<wbr>", escaped))

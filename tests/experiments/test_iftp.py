@@ -1,7 +1,7 @@
 """IFTP's §6 experiments (ctlcc.experiments.iftp): the runs and their claims.
 
-The default suite runs each experiment once over the paper's 120 s with one
-seed (start times drawn from it); ``-m slow`` re-runs them with five seeds.  The
+The default suite runs each experiment over the paper's 120 s with five seeds
+(start times drawn from them); ``-m slow`` re-runs them with ten.  The
 verdicts asserted here are the findings recorded in the report: a test
 that silently flipped would hide a change in the sender or the engine.
 Reference values: ElAarag & Bassiouni (2002), Tables I-IV (data/iftp_tables.csv).
@@ -50,8 +50,13 @@ def test_fig5_udp_takes_the_link(quick):
 
 def test_fig5_claims(quick_claims):
     assert quick_claims["iftp-fig5-udp-deprives-tcp"].verdict == "reproduced"
-    assert quick_claims["iftp-fig5-udp-source-sink-gap-grows"].verdict == "reproduced"
     assert quick_claims["iftp-fig5-tcp-source-equals-sink"].verdict == "reproduced"
+    # the UDP source-sink gap dips by a few kb/s between 0.16 and 0.3 Mb/s, where it is
+    # near zero: 'increases' read strictly (a sign) is not reproduced
+    gap = quick_claims["iftp-fig5-udp-source-sink-gap-grows"]
+    assert gap.verdict == "differs" and -0.02 < gap.value < 0
+    # TCP never leaves 5 % of the link unused beside UDP: no reduction at 0.3 Mb/s
+    assert quick_claims["iftp-fig5-reduction-starts"].value == np.inf
 
 
 def test_table1_gap_is_period_over_n_minus_tau(quick):
@@ -63,20 +68,24 @@ def test_table1_gap_is_period_over_n_minus_tau(quick):
 
 
 def test_table1_claims_and_readings(quick_claims):
-    """With tau one packet at the bottleneck (8 ms), G + tau is the fair share's spacing,
-    32 ms at 1 Mb/s / 4 flows, and Table I's 22.98 + 8 = 31 ms sits there."""
-    for cid in ("iftp-table1-gaps-sim", "iftp-table1-gaps-sim-tau-bottleneck"):
-        c = quick_claims[cid]
-        assert c.published == 22.98 and c.unit == "ms" and np.isfinite(c.value)
+    """Table I's cells are judged with tau one packet on the access link; tau at the
+    bottleneck (8 ms) and the continuous pacing are other evidence of the same cell."""
+    c = quick_claims["iftp-table1-gaps-sim"]
+    assert c.published == 22.98 and c.unit == "ms" and np.isfinite(c.value)
+    assert "tau one packet at B" in c.other_evidence and "continuous" in c.other_evidence
+    assert len(c.seeds) == 5 and c.stderr is not None
+    assert "iftp-table1-gaps-sim-tau-bottleneck" not in quick_claims
 
 
-def test_tables2_3_conservation_bound_on_udp_losses(quick):
+def test_tables2_3_conservation_bound_on_udp_losses(quick, quick_claims):
     t = quick["tables23"]
     hi = int(np.argmax(t.udp_rates))
     forced = (t.udp_rates[hi] - t.bottleneck_rate) * t.duration / 8000
     assert t.lost[hi, 0] >= forced - 2   # a queue's worth of packets may still be in flight
-    # the paper's 3760 over 120 s is below the 4500 the rates force: a finding
+    # the paper's 3760 over 120 s is below the 4500 the rates force: paper-inconsistent
     assert 3760 < (1.8e6 - 1.5e6) * 120 / 8000
+    c = quick_claims["iftp-table2-udp-drops-sim"]
+    assert (c.verdict, c.implied, c.target) == ("paper-inconsistent", 4500.0, 3760.0)
 
 
 def test_table3_delay_is_bounded_by_the_stated_buffer(quick):
@@ -92,10 +101,27 @@ def test_table4_runs_every_cell(quick):
 def test_every_claim_has_a_verdict_and_evidence(quick_claims):
     ids = set(quick_claims)
     assert {"iftp-table1-gaps-sim", "iftp-table2-drops-sim", "iftp-table3-delay-sim",
-            "iftp-table4-bandwidth-sim"} <= ids    # the rows that left claims_not_yet_checked
+            "iftp-table4-bandwidth-sim"} <= ids
+    # every cell of Tables II and IV is a record
+    assert sum(i.startswith(("iftp-table2-lost-", "iftp-table2-drops-sim",
+                             "iftp-table2-udp-drops-sim")) for i in ids) == 18
+    assert sum(i.startswith(("iftp-table4-utilisation", "iftp-table4-tcp", "iftp-table4-iftp",
+                             "iftp-table4-bandwidth-sim")) for i in ids) == 18
     for c in quick_claims.values():
-        assert c.verdict in ("reproduced", "differs") and c.evidence.startswith("ctlcc.")
-        assert c.paper == "iftp" and c.reason
+        assert c.verdict in ("reproduced", "differs", "paper-inconsistent")
+        assert c.evidence.startswith("ctlcc.") and c.paper == "iftp" and c.reason
+        assert c.kind == "paper" and c.tolerance_basis
+
+
+def test_table4_cells_inconsistent_with_their_own_bandwidths(quick_claims):
+    """Table IV's utilisation against 2 (TCP + IFTP) / B of the same cell: B = 1.5 Mb/s,
+    D = 0.003 ms gives 2 (0.207 + 0.38) / 1.5 = 78 %, printed 100 %; D = 3 ms gives 64 %,
+    printed 60 % (the printed digits allow 0.7 + 0.5 and 1.3 + 0.5 points)."""
+    assert quick_claims["iftp-table4-utilisation-B1.5-D0.003"].verdict == "paper-inconsistent"
+    assert quick_claims["iftp-table4-utilisation-B1.5-D0.003"].implied == \
+        pytest.approx(100 * 2 * (0.207 + 0.38) / 1.5)
+    assert quick_claims["iftp-table4-utilisation-B1.5-D3"].verdict == "paper-inconsistent"
+    assert quick_claims["iftp-table4-utilisation-B1.0-D3"].verdict == "differs"
 
 
 def test_report_items(quick):

@@ -114,9 +114,14 @@ def test_claims_are_claims(mixed, mixed_literal, multi):
     claims = P.claims({"mixed": mixed, "mixed_literal": mixed_literal, "multi_together": multi})
     assert all(isinstance(c, Claim) and c.paper == "primo" for c in claims)
     by_id = {c.id: c for c in claims}
-    assert by_id["primo-i-sec1_preventive_loses"].verdict == "reproduced"
+    # 'the corrective protocol will obtain all the available bandwidth': Primo's mean share
+    # over the runs, against at most 5 % (data/ledger_primo.csv); with 10- and 30-packet
+    # buffers Reno takes 99.7-99.9 % (the exception, 60 packets behind Reno, is not run here)
+    loses = by_id["primo-i-sec1_preventive_loses"]
+    assert loses.value == pytest.approx(float(mixed.primo_share.mean()))
+    assert loses.verdict == "reproduced" and loses.value < 0.01
+    assert "1 - s = -F_str ln s" in loses.other_evidence      # the literal reading
     assert by_id["primo-vi-sec6_primo_third-together"].verdict == "differs"
-    assert "1 - s = -F_str ln s" in by_id["primo-i-sec1_preventive_loses"].reason
 
 
 def test_figures(mixed, mixed_literal, multi, multi_staggered):

@@ -135,7 +135,7 @@ def test_many_sources_full():
     # the paper's range 2-20, both schedules, the full run length; the claims the short
     # runs pin above must hold on it too
     r = P.many_sources((2, 5, 10, 15, 20), duration=P.DURATION_FULL)
-    assert r.criteria.shape == (3, 2, 5, 5)
+    assert r.criteria.shape == (len(P.PROTOCOLS), 2, 5, 5)
     primo = r.protocols.index("primo")
     assert r.criteria[primo, 0, 0, FAIR] > 95.0
     assert np.all(r.criteria[primo, :, 2:, FAIR] < 50.0)

@@ -125,10 +125,16 @@ def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result)
     claims = thesis.claims({"fixed_bottleneck": fixed_result, "moving_bottleneck": moving_result,
                             "mixed_reno": mixed_result})
     ids = [c.id for c in claims]
-    assert len(ids) == len(set(ids)) == 4 + 4 + 4
+    assert len(ids) == len(set(ids)) == 3 + 4 + 4
     by_id = {c.id.split("-", 2)[2]: c for c in claims}
     assert by_id["fig6_2a_stpd_lower_share"].verdict == "reproduced"
-    assert by_id["fig3_17_stpd_fair"].verdict == "reproduced"
+    # 'ST-PD TCP is the only one that makes each connection reach its fair share swiftly',
+    # judged once, by the time to within 20 % of C/n: ctlcc's ST-PD never settles there in one
+    # shared phase (a flow joining a standing queue takes it as empty); Jain's index of the
+    # phases, the former second criterion, is other evidence of the same record
+    fair = by_id["fig3_17_stpd_fair"]
+    assert fair.verdict == "differs" and fair.value == np.inf
+    assert "Jain's index" in fair.other_evidence and "never" in fair.reason
     assert by_id["fig3_19_stpd_share"].verdict == "reproduced"
     assert by_id["fig6_4_gain_shared_loss"].seeds == (0, 1, 2)
 
@@ -161,3 +167,16 @@ def test_fair_time_on_constructed_deliveries():
                            8000.0)
     got = thesis._fair_time(run, 0.0, 10.0, (0, 1), 1.5e6, 0.2, 1.0, step=0.01)
     assert got == pytest.approx(3.75, abs=0.02)
+
+
+@pytest.mark.parametrize("preset", ["thesis_fig3_14", "thesis_fig4_18"])
+def test_flow_counts_are_bounded_not_hanging(preset):
+    """A count of 1e308 flows used to build a list until memory ran out: bounded by
+    MAX_FLOWS like every other builder's count."""
+    from ctlcc.errors import ParameterError
+    from ctlcc.sim import scenarios
+
+    with pytest.raises(ParameterError, match=r"^n must be an integer >= 1 and <= 10000, got 1"):
+        getattr(scenarios, preset)(n=1e308)
+    with pytest.raises(ParameterError, match=r"^n must be an integer >= 1 and <= 10000, got 10001"):
+        getattr(scenarios, preset)(n=scenarios.MAX_FLOWS + 1)

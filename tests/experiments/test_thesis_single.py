@@ -116,12 +116,20 @@ def test_telnet_rtt_bounded_under_stpd_and_near_0_9_s_under_reno(telnet_result):
 
 def test_claims_of_the_single_connection_experiments(buffer_result, telnet_result):
     claims = thesis.claims({"buffer_dimension": buffer_result, "telnet_delay": telnet_result})
-    assert len(claims) == 12
+    assert len(claims) == 13
     assert len({c.id for c in claims}) == len(claims)
-    # the default sender misses the two start-up claims of the tests above; the rest hold
-    differ = {c.id.split("-", 2)[2] for c in claims if c.verdict != "reproduced"}
-    assert differ == {"fig3_8_stpd_window", "fig3_13_stpd_throughput"}, differ
-    assert all("timeout" in c.reason for c in claims if c.verdict != "reproduced")
+    # Figs. 3.10 and 3.13 are judged over the same 5-30 s window: ST-PD's 'little difference'
+    # between the buffers holds once the start-up (its one timeout) is left out, and Reno's
+    # throughput stays below 1.4 Mb/s there
+    by_id = {c.id.split("-", 2)[2]: c for c in claims}
+    assert by_id["fig3_13_stpd_throughput"].verdict == "reproduced"
+    assert "over 5-30 s" in by_id["fig3_13_reno_throughput"].reason
+    # the only miss: ctlcc's empty-queue round trip of S2D2 is 64.3 ms against the printed
+    # 63 ms (half a millisecond allowed): the ACK and transmission accounting of the path
+    differ = {key for key, c in by_id.items() if c.verdict != "reproduced"}
+    assert differ == {"fig3_22_rtt_low"}, differ
+    low = by_id["fig3_22_rtt_low"]
+    assert low.value == pytest.approx(64.3, abs=0.1) and low.tolerance == 0.5
     assert all(c.paper == "stpd" and c.location.startswith("§3.5") for c in claims)
 
 

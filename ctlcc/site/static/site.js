@@ -10,10 +10,17 @@
     }
     return key.toLowerCase();
   }
+  function cellGroup(row, index) {
+    /* values of different units never sort together: by unit first, then by number */
+    var cell = row.cells[index];
+    return cell.hasAttribute("data-group") ? cell.getAttribute("data-group") : "";
+  }
   function sortTable(table, index, numeric, descending) {
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     rows.sort(function (a, b) {
+      var ga = cellGroup(a, index), gb = cellGroup(b, index);
+      if (ga !== gb) { return (ga < gb ? -1 : 1) * (descending ? -1 : 1); }
       var x = cellKey(a, index, numeric), y = cellKey(b, index, numeric);
       if (x === y) { return 0; }
       if (x === null) { return 1; }          /* text values after numbers, either way */
@@ -53,7 +60,7 @@
       row.hidden = !ok;
       if (ok) { shown++; }
     }
-    count.textContent = shown + " of " + rows.length + " claims";
+    count.textContent = shown + " of " + rows.length + " records";
   }
   function fromHash() {
     /* claims.html#paper=stpd&verdict=differs pre-sets the filters */
