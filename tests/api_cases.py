@@ -14,6 +14,8 @@ that take no user input to check, with the reason; the laws' ``*_core``
 functions are exempt by design (see the end of this file).
 """
 
+import atexit
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -65,6 +67,7 @@ _SCALE = ctlcc.SlotScale(capacity=1.5e6, packet_size=1000.0)
 _RTT_EST = liftp.RttEstimator(srtt=0.1, rttvar=0.01)
 _CONFIG_DICT = stpd_fuzzy.default_config().to_dict()
 _TMP = Path(tempfile.mkdtemp(prefix="ctlcc-harness-"))
+atexit.register(shutil.rmtree, _TMP, ignore_errors=True)   # leave nothing in the temp folder
 _BAD_JSON = _TMP / "bad.json"
 _BAD_JSON.write_text('{"bdp_universe": [1, 1000], ')
 _BAD_TOML = _TMP / "bad.toml"
@@ -1145,7 +1148,7 @@ EXEMPT += [(cls.final_state, "engine hook: SimResult's builder calls it with the
                              "after the run, never with user input")
            for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "final_state" in vars(cls)]
 
-# Arithmetic cores are exempt by design (ARCHITECTURE.md, "One law, two uses"):
+# Arithmetic cores are exempt by design (one law, two uses; see ctlcc.laws):
 # a ``*_core`` function is plain arithmetic on numbers that the packet engine
 # compiles with numba into its event loop, so it cannot raise a ParameterError
 # (numba code has no Python exceptions with formatted messages) and must not
