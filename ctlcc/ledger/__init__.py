@@ -5,25 +5,27 @@ Nothing in the ledger is typed by hand.  Published values come from
 ``data/`` (with their source); ctlcc's values are computed when the ledger
 is built, by the *sources* registered in :data:`SOURCES`:
 
-==================  ==============  =========================================================
-source              report section  what it yields
-==================  ==============  =========================================================
-``published``       ``claims``      printed numbers and statements of ``data/`` against the
-                                    closed forms, loops and bounds (:mod:`ctlcc.ledger.published`)
-``crosscheck``      ``crosscheck``  every point of every :mod:`ctlcc.crosscheck` claim
-                                    (:mod:`ctlcc.ledger.simulated`)
-``thesis``          ``thesis_sim``  ``ctlcc.experiments.thesis.claims()`` (the thesis's
-                                    simulation experiments; :mod:`ctlcc.ledger.simulated`)
-``primo``           ``primo_sim``   ``ctlcc.experiments.primo.claims()`` (Primo's §I, §V and
-                                    §VI experiments on the existing senders)
-``iftp``            ``iftp_sim``    ``ctlcc.experiments.iftp.claims()`` (IFTP's §6
-                                    experiments: Figures 5-6, Tables I-IV)
-``cbraa``           ``cbraa_sim``   ``ctlcc.experiments.cbraa.claims()`` (CBRAA's §4, Figs. 3-6)
-``sttp``            ``sttp_sim``    ``ctlcc.experiments.sttp.claims()`` (STTP's Tables I-III
-                                    and Experiment 1 on the STTP sender)
-``not-yet-checked`` ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
-                                    checked yet, so the ledger is honest about coverage
-==================  ==============  =========================================================
+===================  ==============  =========================================================
+source               report section  what it yields
+===================  ==============  =========================================================
+``published``        ``claims``      printed numbers and statements of ``data/`` against the
+                                     closed forms, loops and bounds
+                                     (:mod:`ctlcc.ledger.published`)
+``crosscheck``       ``crosscheck``  every point of every :mod:`ctlcc.crosscheck` claim
+                                     (:mod:`ctlcc.ledger.simulated`)
+``thesis``           ``thesis_sim``  ``ctlcc.experiments.thesis.claims()`` (the thesis's
+                                     simulation experiments; :mod:`ctlcc.ledger.simulated`)
+``primo``            ``primo_sim``   ``ctlcc.experiments.primo.claims()`` (Primo's §I, §V
+                                     and §VI experiments on the existing senders)
+``iftp``             ``iftp_sim``    ``ctlcc.experiments.iftp.claims()`` (IFTP's §6
+                                     experiments: Figures 5-6, Tables I-IV)
+``cbraa``            ``cbraa_sim``   ``ctlcc.experiments.cbraa.claims()`` (CBRAA's §4,
+                                     Figs. 3-6)
+``sttp``             ``sttp_sim``    ``ctlcc.experiments.sttp.claims()`` (STTP's Tables I-III
+                                     and Experiment 1 on the STTP sender)
+``not-yet-checked``  ``claims``      ``data/claims_not_yet_checked.csv``: claims known but not
+                                     checked yet, so the ledger is honest about coverage
+===================  ==============  =========================================================
 
 Adding a paper's experiment claims is one line: append
 ``LedgerSource("<name>", "<module>:<function>", "<report section>")`` to
