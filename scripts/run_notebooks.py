@@ -185,6 +185,11 @@ def run_notebook(path, timeout=TIMEOUT, kernel_name="python3", patch=True):
             error = f"code cell {failed}: {error}"
     except Exception as err:  # timeouts, a dead kernel: reported, not raised
         error = f"{type(err).__name__}: {err}".splitlines()[0]
+        started_cells = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
+                         and "iopub.execute_input" in c.metadata.get("execution", {})
+                         and "shell.execute_reply" not in c.metadata.get("execution", {})]
+        if started_cells:
+            error = f"code cell {started_cells[-1]}: {error}"
     return Run(path, time.monotonic() - started, error, _stalls(nb))
 
 
