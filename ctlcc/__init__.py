@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from .errors import CtlccError, ParameterError, UnstableLoopError
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 #: Subpackages and modules reachable as attributes of ``ctlcc``.
 _SUBMODULES = ("analysis", "bounds", "claims", "crosscheck", "errors", "laws", "plots",

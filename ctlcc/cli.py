@@ -10,7 +10,7 @@ import argparse
 import shutil
 import sys
 
-from . import __version__
+from ._version import describe
 
 __all__ = ["main", "build_parser"]
 
@@ -26,13 +26,22 @@ def build_parser():
     """The argument parser of ``ctlcc`` with every command."""
     parser = argparse.ArgumentParser(
         prog="ctlcc", description="Control-theory analysis of end-to-end congestion control.")
-    parser.add_argument("--version", action="version", version=f"ctlcc {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="print the version (and the git commit of a checkout) and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      title="commands")
     _add_report(commands)
     _add_claims(commands)
     _add_sweep_parser(commands)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: asks git for the commit only when the option is given."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"ctlcc {describe()}")
+        parser.exit()
 
 
 # --- ctlcc report -------------------------------------------------------------------------

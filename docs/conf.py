@@ -9,7 +9,8 @@ Notebooks in ``notebooks/`` are copied into ``docs/tutorials/`` and rendered
 by myst-nb; they are executed at build time (``nb_execution_mode = "cache"``,
 so an unchanged notebook is not run twice).  Set ``CTLCC_DOCS_EXECUTE=off``
 to render them without running them (the test build does this: the test
-suite already executes every notebook with nbmake).  The bibliography,
+suite already executes every notebook through a kernel, scripts/run_notebooks.py,
+whose nbclient fix for ``interact`` cells this build applies too).  The bibliography,
 findings, changelog and gallery pages are generated here from
 ``ctlcc.references``, ``README.md``, ``CHANGELOG.md`` and ``docs/gallery/``.
 """
@@ -30,6 +31,20 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 import ctlcc  # noqa: E402
 from ctlcc.references import PAPERS, REFERENCES  # noqa: E402
+
+
+def _patch_nbclient():
+    """nbclient's Output-widget mimic must not starve the shell poll (see the runner)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_notebooks",
+                                                  ROOT / "scripts" / "run_notebooks.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    runner.patch_nbclient()
+
+
+_patch_nbclient()
 
 project = "ctlcc"
 author = "The ctlcc developers"
@@ -65,6 +80,9 @@ numpydoc_xref_param_type = False
 nb_execution_mode = os.environ.get("CTLCC_DOCS_EXECUTE", "cache")
 nb_execution_timeout = int(os.environ.get("CTLCC_DOCS_TIMEOUT", "600"))
 nb_execution_raise_on_error = True
+# A failing notebook prints its traceback in the build's output, not only in a log
+# file under a temporary folder.
+nb_execution_show_tb = True
 nb_execution_cache_path = str(DOCS / "_build" / ".jupyter_cache")
 #: Notebooks not executed by the docs build (they are executed by the tests).
 nb_execution_excludepatterns = []

@@ -126,11 +126,15 @@ def _numeric_bad(kind):
         low = 0 if kind == "int0" else 1
         return [("fraction", 2.5, RAISE), ("below", low - 1, RAISE),
                 ("huge float", 1e308, FINITE), ("huge int", 10 ** 18, FINITE)]
+    if kind == "count":
+        # a count of things ctlcc allocates or loops over: bounded by what memory allows
+        return [("fraction", 2.5, RAISE), ("zero", 0, RAISE), ("negative", -1, RAISE),
+                ("huge float", 1e308, RAISE), ("huge int", 10 ** 18, RAISE)]
     raise KeyError(kind)
 
 
 def _is_numeric(kind):
-    return kind in ("real", "pos", "pos_inf", "nonneg", "int0", "int1") or (
+    return kind in ("real", "pos", "pos_inf", "nonneg", "int0", "int1", "count") or (
         isinstance(kind, tuple) and kind[0] == "interval")
 
 
@@ -174,12 +178,33 @@ def variants(arg, kind, base, vector=False, none_ok=False):
         if not none_ok:
             out.append(("None", None, RAISE))
         return out
-    if isinstance(kind, tuple) and kind[0] in ("seq", "seq0"):
-        # "seq0": a sequence that may be empty (e.g. a PacketList with no losses)
+    if kind == "loss":
+        # a link's loss: a probability in [0, 1), a loss model or None
+        out = [("str", "0.1", RAISE), ("nan", NAN, RAISE), ("negative", -0.1, RAISE),
+               ("one", 1.0, RAISE), ("above one", 1.5, RAISE), ("bool", True, RAISE),
+               ("dict", {"p": 0.1}, RAISE), ("list", [0.1], RAISE), ("probability", 0.01, FINITE)]
+        if not none_ok:
+            out.append(("None", None, RAISE))
+        return out
+    if isinstance(kind, tuple) and kind[0] == "path":
+        # a route of node names: at least two nodes, no node twice (no self-loop, no cycle)
+        out = [("empty", (), RAISE), ("one node", ("S",), RAISE), ("self-loop", ("S", "S"), RAISE),
+               ("revisits a node", ("S", "R", "S"), RAISE), ("str", "SD", RAISE),
+               ("int nodes", (1, 2), RAISE), ("None node", ("S", None), RAISE)]
+        if not none_ok:
+            out.append(("None", None, RAISE))
+        return out
+    if isinstance(kind, tuple) and kind[0] in ("seq", "seq0", "set", "set0"):
+        # "seq0"/"set0": may be empty (e.g. a PacketList with no losses); "set"/"set0":
+        # the items are distinct (a duplicate is refused, not silently merged)
         item = kind[1]
         good = _good(base)
-        out = [("empty", (), RAISE if kind[0] == "seq" else FINITE), ("str", "abc", RAISE), ("2-D", [[good, good]], RAISE),
+        empty_ok = kind[0] in ("seq0", "set0")
+        out = [("empty", (), FINITE if empty_ok else RAISE), ("str", "abc", RAISE),
+               ("2-D", [[good, good]], RAISE),
                ("scalar", good, FINITE)]   # a grid function may take one point
+        if kind[0] in ("set", "set0"):
+            out.append(("duplicate item", [good, good], RAISE))
         if not none_ok:
             out.append(("None", None, RAISE))
         for lbl, v, mode in variants(arg, item, good):
@@ -187,6 +212,26 @@ def variants(arg, kind, base, vector=False, none_ok=False):
                 out.append((f"item {lbl}", [good, v], RAISE))
         return out
     raise KeyError(f"unknown kind {kind!r} for {arg}")
+
+
+def unlisted_parameters(case):
+    """Parameters of the case's callable that have no kind: the harness would not probe them.
+
+    Every parameter needs a kind, or ``"skip"`` (no generated values; hand-written
+    ``extra`` variants may still probe it). ``self``/``cls`` and ``*args``/``**kwargs``
+    are left out.
+    """
+    import inspect
+
+    target = case.covers[0] if case.covers else case.func
+    target = getattr(target, "__func__", target)
+    try:
+        params = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return []
+    return [name for name, p in params.items()
+            if name not in ("self", "cls") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            and name not in case.kinds]
 
 
 def case_variants(case):

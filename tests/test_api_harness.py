@@ -20,7 +20,7 @@ from hypothesis import given, settings, strategies as st
 import ctlcc
 
 from .api_cases import CASES, EXEMPT, SIM_CASES, SIM_KNOWN_FAILURES, SIM_MISSING, sim_result
-from .api_harness import run_case
+from .api_harness import run_case, unlisted_parameters
 
 #: Modules whose ``__all__`` is the public API the harness must cover.
 PUBLIC_MODULES = (
@@ -79,6 +79,13 @@ def test_harness_covers_every_public_callable():
     missing = sorted(name for obj, name in public_callables().items()
                      if obj not in covered and obj not in exempt)
     assert not missing, "public callables without harness cases or exemption: " + ", ".join(missing)
+
+
+def test_every_parameter_has_a_kind():
+    """A parameter without a kind is never probed (how Scenario(tcp='abc') went unseen)."""
+    unlisted = [f"{case.name}: {', '.join(names)}" for case in CASES + SIM_CASES
+                if (names := unlisted_parameters(case))]
+    assert not unlisted, "parameters the harness does not probe:\n  " + "\n  ".join(unlisted)
 
 
 def test_sim_cases_match_the_scenario_api():

@@ -113,10 +113,10 @@ def test_points_list_and_toml_file(tmp_path):
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
-def test_example_specs_load_and_are_in_the_readme(path):
+def test_example_specs_load_and_are_in_the_user_guide(path):
     spec = load_spec(path)
     assert spec.size > 0
-    assert f"examples/sweeps/{path.name}" in (ROOT / "README.md").read_text()
+    assert f"examples/sweeps/{path.name}" in (ROOT / "docs" / "guide.md").read_text()
 
 
 # --- bad input, before anything runs ---------------------------------------------------------
@@ -291,8 +291,8 @@ def test_crosscheck_row_is_the_check_run_with_the_rows_seed():
     assert row["measured"] == direct.measured.tolist()
 
 
-def test_readme_lists_every_metric_of_the_builtin_kinds():
-    readme = (ROOT / "README.md").read_text()
+def test_user_guide_lists_every_metric_of_the_builtin_kinds():
+    readme = (ROOT / "docs" / "guide.md").read_text()
     for name in ("sim", "fluid", "analysis", "bound", "crosscheck"):
         for metric in KINDS[name].metrics:
             assert f"`{metric}`" in readme, (name, metric)

@@ -12,9 +12,12 @@
 * the Poisson token-arrival model of Table I.
 """
 
+import numbers
+
 import numpy as np
 
-from .._validation import (check_interval, check_nonnegative, check_positive, check_positive_int,
+from .._validation import (check_interval, check_nonnegative, check_nonnegative_int,
+                          check_positive, check_positive_int,
                           finite_result)
 from ..errors import ParameterError
 from ..laws.sttp import packet_pair_bandwidth_core as _packet_pair_core
@@ -217,7 +220,8 @@ def poisson_token_arrivals(rate, steps, seed=None):
     steps : int
         Number of steps (Table I: the duration in seconds), >= 1.
     seed : int or numpy.random.Generator, optional
-        Randomness source.
+        Randomness source: an integer >= 0 (numpy's ``SeedSequence`` entropy), a
+        generator, or None for fresh entropy.
 
     Returns
     -------
@@ -231,6 +235,11 @@ def poisson_token_arrivals(rate, steps, seed=None):
     """
     rate = check_interval("rate", rate, 0.0, MAX_POISSON_RATE, closed="right", scalar=True)
     steps = check_positive_int("steps", steps, maximum=MAX_STEPS)
+    if seed is not None and not isinstance(seed, np.random.Generator):
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+            raise ParameterError(f"seed must be an integer >= 0, a numpy.random.Generator or "
+                                 f"None, got {type(seed).__name__} {seed!r}")
+        seed = check_nonnegative_int("seed", seed)
     rng = np.random.default_rng(seed)
     return rng.poisson(rate, size=steps)
 

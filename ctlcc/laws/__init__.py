@@ -5,7 +5,9 @@ One module per protocol (``stpd``, ``primo``, ``iftp``, ``cbraa``,
 ``sttp``, ``tfrc``, the ``sack``
 scoreboard, baselines).  Each law is written with ordinary arithmetic so that
 the same function feeds the z-domain analysis (sympy symbols) and the
-simulators (floats and arrays); see ARCHITECTURE.md, "One law, two uses".
+simulators (floats and arrays): one law, two uses. The packet engine compiles
+the ``*_core`` functions (plain arithmetic, marked by :func:`ctlcc.laws._core.law_core`)
+with numba; the checked wrappers of the same name without ``_core`` are the public API.
 """
 
 import importlib

@@ -1,8 +1,8 @@
 # ctlcc.laws._core - the marker that lets law cores call each other inside numba code
 """Marker for a law's arithmetic core.
 
-A core is a plain Python function of numbers (see ARCHITECTURE.md, "One law,
-two uses").  :func:`law_core` returns the function object unchanged -- numpy
+A core is a plain Python function of numbers (one law, two uses: the same
+function serves sympy, numpy and the numba-compiled packet engine).  :func:`law_core` returns the function object unchanged -- numpy
 and sympy call it as before -- and registers it with numba
 (``numba.extending.register_jitable``) so that a core calling another core
 still compiles: ``numba.njit(core, inline="always")`` in a sender, or

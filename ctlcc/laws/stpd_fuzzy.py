@@ -104,6 +104,7 @@ gains are held at their ES/EL values.
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -176,8 +177,12 @@ class FuzzyConfig:
         must have exactly one rule.
     out_of_universe : {"raise", "saturate"}
         What to do with a positive BDP outside ``bdp_universe``.
-    calibration : str
-        Free-text label of where the output maxima came from.
+    calibration : str, optional
+        Label of where the output maxima came from: ``"poles"`` or ``"printed"``
+        (the pairs of :data:`CALIBRATIONS`), ``"custom"`` (other maxima, e.g. read
+        from a file) or ``"tuned (...)"`` (set by
+        :func:`ctlcc.analysis.tune_breakpoints`); any other label is refused.
+        Default: read from the maxima ("poles", "printed" or "custom").
     """
 
     bdp_universe: tuple = (1.0, 1000.0)
@@ -187,7 +192,7 @@ class FuzzyConfig:
         "kp": _ladder(0.033), "kd": _ladder(0.368)})
     rules: dict = field(default_factory=lambda: {g: dict(r) for g, r in THESIS_RULES.items()})
     out_of_universe: str = "raise"
-    calibration: str = "poles"
+    calibration: str = None
 
     def __post_init__(self):
         universe = _check_pair("bdp_universe", self.bdp_universe)
@@ -196,7 +201,8 @@ class FuzzyConfig:
         peaks = _check_ladder("bdp_peaks", self.bdp_peaks, universe)
         check_instance("output_universe", self.output_universe, (dict, MappingProxyType))
         check_instance("output_maxima", self.output_maxima, (dict, MappingProxyType))
-        check_instance("calibration", self.calibration, str)
+        if self.calibration is not None:
+            _check_calibration(self.calibration)
         out_universe, out_maxima = {}, {}
         for gain in GAINS:
             if gain not in self.output_universe or gain not in self.output_maxima:
@@ -216,6 +222,11 @@ class FuzzyConfig:
         object.__setattr__(self, "output_maxima", MappingProxyType(out_maxima))
         object.__setattr__(self, "rules", MappingProxyType(_check_rules(self.rules)))
         check_choice("out_of_universe", self.out_of_universe, _OUT_OF_UNIVERSE)
+        middle = tuple(out_maxima[g][len(TERMS) // 2] for g in GAINS)
+        if self.calibration is None:
+            label = next((name for name, pair in CALIBRATIONS.items() if all(
+                math.isclose(a, b, rel_tol=1e-9) for a, b in zip(middle, pair))), "custom")
+            object.__setattr__(self, "calibration", label)
 
     def to_dict(self):
         """Plain-dict form (the layout of the TOML/JSON file)."""
@@ -524,6 +535,17 @@ class FuzzySupervisor:
                     f"got {shown}; use out_of_universe='saturate' to hold the ES/EL gains")
             x = np.minimum(np.maximum(x, low), high)  # documented saturation
         return x
+
+
+def _check_calibration(calibration):
+    """The calibration label: 'poles', 'printed', 'custom' or 'tuned (...)'."""
+    check_instance("calibration", calibration, str)
+    if calibration not in (*CALIBRATIONS, "custom") and not (
+            calibration.startswith("tuned (") and calibration.endswith(")")):
+        raise ParameterError(
+            f"calibration must be one of {', '.join(map(repr, (*CALIBRATIONS, 'custom')))} "
+            f"or 'tuned (...)' (a tune_breakpoints result); got {calibration!r}")
+    return calibration
 
 
 def default_config(calibration="poles", out_of_universe="raise"):

@@ -223,13 +223,16 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
     warmup = check_nonnegative("warmup", warmup)
     if interval is None:
         interval = period
-    interval = check_positive("interval", interval)
+    interval = check_positive("interval", interval, scalar=True)
+    end = float(time[-1])
+    if interval > end:
+        raise ParameterError(f"interval must be at most the run's length {end:g} s (a rate "
+                             f"needs one whole interval), got {interval!r}")
     ratio = interval / period
     stride = int(round(ratio))
     if stride < 1 or abs(ratio - stride) > _GRID_TOLERANCE * max(1.0, ratio):
         raise ParameterError(f"interval must be a multiple of the samples' period "
                              f"{period:g} s, got {interval!r}")
-    end = float(time[-1])
     starts = np.zeros(n) if starts is None else _per_flow("starts", starts, n)
     stops = np.full(n, end) if stops is None else np.minimum(_per_flow("stops", stops, n), end)
     crossing = np.ones(n, dtype=bool) if crossing is None else np.asarray(crossing, dtype=bool)

@@ -36,6 +36,7 @@ from .._validation import (
     check_instance,
     check_interval,
     check_nonnegative,
+    check_nonnegative_int,
     check_positive,
     check_positive_int,
     check_result,
@@ -95,6 +96,9 @@ MAX_BUFFER = 2**24
 MAX_FLOWS = 10_000
 #: Largest number of router-to-router links of :func:`parking_lot`. [1]
 MAX_HOPS = 1_000
+#: Largest size of a packet on the wire, payload plus headers: an IP packet's total
+#: length is a 16-bit field (no jumbograms). [bytes]
+MAX_PACKET_BYTES = 65_535
 
 
 @dataclass(frozen=True)
@@ -230,6 +234,10 @@ class PacketList:
     def __post_init__(self):
         values = check_sequence("indices", self.indices, min_length=0,
                                 item=lambda label, i: check_positive_int(label, i, maximum=2**62))
+        repeated = sorted({i for i in values if values.count(i) > 1})
+        if repeated:
+            raise ParameterError(f"indices must be distinct packet indices (each packet is lost "
+                                 f"once); got {repeated} more than once in {values!r}")
         object.__setattr__(self, "indices", tuple(sorted(values)))
 
 
@@ -315,6 +323,11 @@ class Flow:
         # a str is a sequence of characters: Flow(path="SD") would run S -> D by accident
         path = check_sequence("path", self.path, min_length=2,
                               item=lambda label, node: check_instance(label, node, str))
+        repeated = sorted({node for node in path if path.count(node) > 1})
+        if repeated:
+            raise ParameterError(f"path must visit distinct nodes (a self-loop or a cycle "
+                                 f"carries no packet anywhere); got {path!r}, which visits "
+                                 f"{', '.join(map(repr, repeated))} more than once")
         object.__setattr__(self, "path", path)
         spec = resolve(self.protocol, self.sender)
         object.__setattr__(self, "sender", spec)
@@ -384,6 +397,10 @@ class TcpOptions:
             raise ParameterError(
                 f"max_rto must be >= min_rto = {self.min_rto!r} (RFC 6298 (2.4)-(2.5)), "
                 f"got {self.max_rto!r}")
+        if self.initial_rto > self.max_rto:
+            raise ParameterError(
+                f"initial_rto must be <= max_rto = {self.max_rto!r} (the RTO is never above "
+                f"its upper bound, RFC 6298 (2.5)), got {self.initial_rto!r}")
         if self.initial_window > self.max_window:
             raise ParameterError(
                 f"initial_window must be <= max_window={self.max_window}, got {self.initial_window}")
@@ -427,25 +444,43 @@ class Scenario:
     description: str = ""
 
     def __post_init__(self):
-        object.__setattr__(self, "links", tuple(self.links))
-        object.__setattr__(self, "flows", tuple(self.flows))
-        object.__setattr__(self, "bottlenecks", tuple(tuple(b) for b in self.bottlenecks))
-        check_positive_int("payload_bytes", self.payload_bytes)
-        if isinstance(self.header_bytes, bool) or int(self.header_bytes) != self.header_bytes \
-                or self.header_bytes < 0:
-            raise ParameterError(f"header_bytes must be an integer >= 0, got {self.header_bytes!r}")
-        check_positive_int("ack_bytes", self.ack_bytes)
-        if not self.flows:
-            raise ParameterError("flows must hold at least one Flow")
+        check_instance("name", self.name, str)
+        check_instance("description", self.description, str)
+        check_instance("tcp", self.tcp, TcpOptions)
+        for name, cls in (("links", Link), ("flows", Flow)):
+            object.__setattr__(self, name, check_sequence(
+                name, getattr(self, name), min_length=1,
+                item=lambda label, item, cls=cls: check_instance(label, item, cls)))
+        for name, check in (("payload_bytes", check_positive_int),
+                            ("header_bytes", check_nonnegative_int),
+                            ("ack_bytes", check_positive_int)):
+            object.__setattr__(self, name, check(name, getattr(self, name),
+                                                 maximum=MAX_PACKET_BYTES))
+        if self.payload_bytes + self.header_bytes > MAX_PACKET_BYTES:
+            raise ParameterError(
+                f"payload_bytes + header_bytes must be <= {MAX_PACKET_BYTES} (an IP packet's "
+                f"largest size), got {self.payload_bytes} + {self.header_bytes}")
+        bottlenecks = check_sequence(
+            "bottlenecks", self.bottlenecks, min_length=0,
+            item=lambda label, b: check_sequence(
+                label, b, min_length=2, max_length=2,
+                item=lambda inner, node: check_instance(inner, node, str)))
+        repeated = sorted({b for b in bottlenecks if bottlenecks.count(b) > 1})
+        if repeated:
+            raise ParameterError(f"bottlenecks must name each queue once, got {repeated} "
+                                 f"more than once")
+        object.__setattr__(self, "bottlenecks", bottlenecks)
         directed = self.channels()
         for flow in self.flows:
             for hop in zip(flow.path[:-1], flow.path[1:]):
                 if hop not in directed:
                     raise ParameterError(
-                        f"flow path {flow.path!r} uses {hop[0]}->{hop[1]}, which no link joins")
+                        f"flows: flow path {flow.path!r} uses {hop[0]}->{hop[1]}, which no "
+                        f"link joins; got links {sorted(directed)}")
         for queue in self.bottlenecks:
             if queue not in directed:
-                raise ParameterError(f"bottleneck {queue!r} is not a link direction")
+                raise ParameterError(f"bottlenecks: each must be a link direction (a, b) of "
+                                     f"{sorted(directed)}; got {queue!r}")
 
     def channels(self):
         """Directed channels ``{(a, b): (link, forward)}`` of the network."""
@@ -453,7 +488,8 @@ class Scenario:
         for link in self.links:
             for key, forward in (((link.a, link.b), True), ((link.b, link.a), False)):
                 if key in out:
-                    raise ParameterError(f"two links join {key[0]} and {key[1]}")
+                    raise ParameterError(f"links must join each pair of nodes once; got two "
+                                         f"links joining {key[0]} and {key[1]}")
                 out[key] = (link, forward)
         return out
 
@@ -846,7 +882,7 @@ def sttp_experiment1(protocol="sttp", n=10, start_interval=4.0, loss=None, buffe
     ([0.0, 4.0, 8.0], 8000)
     """
     n = check_positive_int("n", n, maximum=MAX_FLOWS)
-    start_interval = check_nonnegative("start_interval", start_interval, scalar=True)
+    start_interval = _check_start_interval(start_interval, n)
     options = {**_STTP_SIZES, **options}
     return dumbbell(n, 10e6, 1e-3, 2e6, 4e-3, buffer, loss, protocol,
                     start=[i * start_interval for i in range(n)], access_buffer=128,
@@ -885,7 +921,7 @@ def sttp_table2(protocol="sttp", n=2, start_interval=4.0, loss=None, buffer=128,
     Wade, Kara & Dew (2000), §IV-B.1, Table II.
     """
     n = check_positive_int("n", n, maximum=MAX_FLOWS)
-    start_interval = check_nonnegative("start_interval", start_interval, scalar=True)
+    start_interval = _check_start_interval(start_interval, n)
     options = {**_STTP_SIZES, **options}
     return dumbbell(n, 128e3, 1e-3, 128e3, 4e-3, buffer, loss, protocol,
                     start=[i * start_interval for i in range(n)], access_buffer=128,
@@ -930,7 +966,8 @@ def sttp_fig2(protocol="sttp", bottleneck_rate=32e3, position="middle", buffer=1
     >>> [l.rate for l in sttp_fig2().links]
     [64000.0, 32000.0, 64000.0]
     """
-    rate = check_positive("bottleneck_rate", bottleneck_rate, scalar=True)
+    # the other two links run at twice the rate, which must stay finite
+    rate = check_interval("bottleneck_rate", bottleneck_rate, 0.0, _FLOAT_MAX / 2, scalar=True)
     slow = ("first", "middle", "last")
     if position not in slow:
         raise ParameterError(f"position must be one of {', '.join(map(repr, slow))}; "
@@ -977,6 +1014,8 @@ def sttp_rtt_example(protocol="sttp", cbr_rate=12.5, cbr_stop=2.5, start=1.0, bu
     """
     from .senders import Cbr
 
+    cbr_rate = check_positive("cbr_rate", cbr_rate, scalar=True)
+    cbr_stop = check_positive("cbr_stop", cbr_stop, allow_inf=True, scalar=True)
     links = (_link("C", "R1", 128e3, 10e-3, buffer, None, "access", "buffer"),
              _link("S", "R1", 128e3, 10e-3, buffer, None, "access", "buffer"),
              _link("R1", "R2", 128e3, 10e-3, buffer, None, "bottleneck"),
@@ -1198,6 +1237,20 @@ def preset(name, **overrides):
                                      "sttp_rtt_example"):
         raise ParameterError(f"n cannot be overridden for {name!r}: its flows are fixed")
     return builder(**overrides)
+
+
+#: Largest finite float. [1]
+_FLOAT_MAX = 1.7976931348623157e308
+
+
+def _check_start_interval(start_interval, n):
+    """Seconds between the starts of *n* flows: the last start must be finite."""
+    start_interval = check_nonnegative("start_interval", start_interval, scalar=True)
+    if not math.isfinite(start_interval * max(n - 1, 0)):
+        raise ParameterError(f"start_interval must keep the last of the n = {n} starts "
+                             f"finite ((n - 1) * start_interval < {_FLOAT_MAX:g} s), got "
+                             f"{start_interval!r}")
+    return start_interval
 
 
 def _check_buffer(buffer):

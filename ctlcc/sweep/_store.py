@@ -36,7 +36,8 @@ def _pa():
     try:
         import pyarrow
     except ImportError as err:                     # pragma: no cover
-        raise ImportError("ctlcc.sweep needs pyarrow: pip install 'ctlcc[sweep]'") from err
+        raise ImportError("ctlcc.sweep needs pyarrow (a dependency of ctlcc that is "
+                          "missing here): pip install 'pyarrow>=14'") from err
     return pyarrow
 
 

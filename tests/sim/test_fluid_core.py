@@ -217,7 +217,7 @@ def test_aqm_parameter_of_the_wrong_shape_is_refused():
     ],
 )
 def test_fluid_laws_call_ctlcc_laws(monkeypatch, law, module, names):
-    # One law, two uses (ARCHITECTURE.md): the fluid senders must go through
+    # One law, two uses (see ctlcc.laws): the fluid senders must go through
     # the functions of ctlcc.laws, once per step each.
     import importlib
 

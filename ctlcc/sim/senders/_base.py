@@ -47,11 +47,14 @@ class SenderSpec:
 
 
 def check_option(name, value, choices):
-    """ValueError naming the option, its choices and the value received."""
-    if value not in choices:
-        raise ParameterError(
-            f"{name} must be one of {', '.join(repr(c) for c in choices)}; got {value!r}")
-    return value
+    """ValueError naming the option, its choices and the value received.
+
+    Compared by type as well as value (``ctlcc._validation.check_choice``): ``1`` is not
+    ``True`` and ``["rtt"]`` is not ``"rtt"``.
+    """
+    from ..._validation import check_choice
+
+    return check_choice(name, value, tuple(choices))
 
 
 def table_row(x, y):
