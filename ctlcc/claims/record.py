@@ -289,6 +289,12 @@ class Claim:
         if self.spread is not None and not (_is_number(self.spread) and math.isfinite(self.spread)
                                             and self.spread >= 0):
             raise ParameterError(f"spread must be a finite number >= 0 or None, got {self.spread!r}")
+        for name in ("tolerance", "implied_tolerance"):
+            value = getattr(self, name)
+            if value is not None and not (_is_number(value) and math.isfinite(value)
+                                          and value >= 0):
+                raise ParameterError(f"{name} must be a finite number >= 0 or None, got "
+                                     f"{value!r} (claim {self.id!r})")
         if self.target is None and _is_number(self.published):
             object.__setattr__(self, "target", float(self.published))
         if self.verdict == "not yet checked":
