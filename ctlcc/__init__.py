@@ -41,6 +41,8 @@ _LAZY = {
     "primo_loop": "analysis",
     "primo_shared_loop": "analysis",
     "FuzzySupervisor": "laws.stpd",
+    "WindowLaw": "laws.user",
+    "RateLaw": "laws.user",
     "jain_index": "bounds",
     "jain_fairness": "bounds",
     "mathis_constant": "bounds",
@@ -62,6 +64,8 @@ __all__ = [
     "CtlccError",
     "ParameterError",
     "UnstableLoopError",
+    "WindowLaw",
+    "RateLaw",
     "SlotScale",
     "simulate_queue",
     "StpdLoop",
@@ -108,6 +112,7 @@ if TYPE_CHECKING:  # editors and type checkers see the eager imports
         tfrc_rate,
     )
     from .laws.stpd import FuzzySupervisor  # noqa: F401
+    from .laws.user import RateLaw, WindowLaw  # noqa: F401
     from .references import cite  # noqa: F401
 
 

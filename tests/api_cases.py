@@ -26,6 +26,7 @@ from ctlcc.analysis import plant, primo as aprimo, stability, stpd as astpd
 from ctlcc.bounds import cbraa as bcbraa, fairness, iftp as biftp, mathis, pftk, tokenbucket
 from ctlcc.laws import cbraa as lcbraa, iftp as liftp, primo as lprimo, stpd as lstpd
 from ctlcc.laws import sack, stpd_fuzzy, sttp, tcp as ltcp, tfrc as ltfrc, vegas as lvegas
+from ctlcc.laws import user as luser
 from ctlcc import claims, references
 from ctlcc.sim import fluid
 
@@ -142,6 +143,60 @@ CASES = [
     Case("laws.primo.mean_gap", lprimo.mean_gap, dict(previous=0.01, gap=0.02, gain=0.125),
          dict(previous="nonneg", gap="pos", gain=("interval", 0.0, 1.0, "right")),
          vector=("previous", "gap")),
+    # ------------------------------------------------------------------ laws.user
+    Case("laws.user.WindowLaw", luser.WindowLaw,
+         dict(update=luser.pd_window_update, memory=1, gains=dict(kp=0.5, kd=0.25)),
+         dict(memory="int0", per=("choice", luser.WINDOW_PER), reference="nonneg",
+              start=("choice", luser.WINDOW_MECHANICS["start"].choices), inflation="bool",
+              name=("obj", str)),
+         none_ok=("per", "name"),
+         extra=(("gain a bool", dict(gains=dict(kp=True, kd=0.25)), RAISE, "kp"),
+                ("gain nan", dict(gains=dict(kp=np.nan, kd=0.25)), RAISE, "kp"),
+                ("gain missing", dict(gains=dict(kp=0.5)), RAISE, "kd"),
+                ("gain unknown", dict(gains=dict(kp=0.5, kd=0.2, ki=1.0)), RAISE, "ki"),
+                ("gains not a dict", dict(gains=[0.5, 0.25]), RAISE, "gains"),
+                ("memory too long", dict(memory=2), RAISE, "memory"),
+                ("unknown option", dict(repairs="dupack"), RAISE, "repairs"),
+                ("update not callable", dict(update=1.5), RAISE, "update"))),
+    Case("laws.user.WindowLaw.evaluate", _method(luser.pd_law(0.5, 0.25), "evaluate"),
+         dict(window=10.0, error=-1.0, memory=(0.0,)),
+         dict(window="real", error="real"),
+         vector=("window", "error"), none_ok=("memory",),
+         extra=(("memory too long", dict(memory=(0.0, 0.0)), RAISE, "memory"),
+                ("memory a float", dict(memory=0.0), RAISE, "memory"),
+                ("memory nan", dict(memory=(np.nan,)), RAISE, "memory[0]"),
+                ("memory a str", dict(memory=("abc",)), RAISE, "memory[0]"),
+                ("unknown gain", dict(ki=1.0), RAISE, "ki"),
+                ("gain nan", dict(kp=np.nan), RAISE, "kp")),
+         covers=(luser.WindowLaw.evaluate,)),
+    Case("laws.user.RateLaw", luser.RateLaw,
+         dict(update=luser.primo_rate_update, gains=luser.primo_law().gains),
+         dict(memory="int0", per=("choice", luser.RATE_PER), tau="pos",
+              restart_jitter=("interval", 0.0, 1.0, "left"), timeout_backoff="bool"),
+         none_ok=("per",),
+         extra=(("gain a str", dict(gains={**luser.primo_law().gains, "W1": "0.5"}), RAISE,
+                 "W1"),
+                ("memory too long", dict(memory=1), RAISE, "memory"))),
+    Case("laws.user.RateLaw.evaluate", _method(luser.primo_law(), "evaluate"),
+         dict(rate=110.0, excess=0.2, received=100.0, previous=120.0),
+         dict(rate="real", excess="real", received="real", previous="real"),
+         vector=("rate", "excess", "received", "previous"),
+         extra=(("memory too long", dict(memory=(0.0,)), RAISE, "memory"),),
+         covers=(luser.RateLaw.evaluate,)),
+    Case("laws.user.pd_law", luser.pd_law, dict(kp=0.5, kd=0.25),
+         dict(kp="nonneg", kd="nonneg"),
+         extra=(("unknown option", dict(repairs="dupack"), RAISE, "repairs"),)),
+    Case("laws.user.primo_law", luser.primo_law, {},
+         dict(params=("obj", lprimo.PrimoParams), timeout=("choice", ("outstanding", "literal"))),
+         none_ok=("params", "timeout")),
+    Case("laws.user.WindowLaw.with_gains", _method(luser.pd_law(0.5, 0.25), "with_gains"),
+         dict(kp=0.1), dict(kp="real", kd="real"),
+         extra=(("unknown gain", dict(ki=1.0), RAISE, "ki"),),
+         covers=(luser.WindowLaw.with_gains,)),
+    Case("laws.user.WindowLaw.with_mechanics", _method(luser.pd_law(0.5, 0.25), "with_mechanics"),
+         dict(start="pd"), dict(start=("choice", ("pd", "slow_start")), reference="nonneg"),
+         extra=(("unknown option", dict(repairs="dupack"), RAISE, "repairs"),),
+         covers=(luser.WindowLaw.with_mechanics,)),
     # ------------------------------------------------------------------ laws.iftp
     Case("laws.iftp.WindowState", liftp.WindowState, dict(n=4, ssthresh=8),
          dict(n="int1", ssthresh="int1")),
@@ -995,6 +1050,14 @@ EXEMPT = [
     (ctlcc.ParameterError, "exception class (the one the harness expects)"),
     (ctlcc.UnstableLoopError, "exception class (message and spectral radius given by ctlcc)"),
     (ctlcc.errors.ConservationError, "exception class raised by the packet engine"),
+    (ctlcc.errors.LawError, "exception class raised by WindowLaw/RateLaw"),
+    (ctlcc.errors.LinearisationError, "exception class raised by closed_loop"),
+    (luser.pd_window_update, "documented plain-arithmetic law function (floats, arrays, sympy, "
+                             "numba); WindowLaw checks it and pd_law wraps it"),
+    (luser.primo_rate_update, "documented plain-arithmetic law function (floats, arrays, sympy, "
+                              "numba); RateLaw checks it and primo_law wraps it"),
+    (luser.select, "plain-arithmetic branch for laws (floats, arrays, sympy, numba): any "
+                   "condition and values are valid"),
     (mathis.MathisValidityWarning, "warning class: nothing to validate"),
     (lprimo.regime_update, "documented plain-arithmetic core of Algorithm 1 that also takes "
                            "sympy symbols; next_rate is the checked entry point"),

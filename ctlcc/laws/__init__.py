@@ -3,14 +3,15 @@
 
 One module per protocol (``stpd``, ``primo``, ``iftp``, ``cbraa``,
 ``sttp``, ``tfrc``, the ``sack``
-scoreboard, baselines).  Each law is written with ordinary arithmetic so that
+scoreboard, baselines), and ``user``: a researcher's own law
+(:class:`~ctlcc.laws.user.WindowLaw`, :class:`~ctlcc.laws.user.RateLaw`).  Each law is written with ordinary arithmetic so that
 the same function feeds the z-domain analysis (sympy symbols) and the
 simulators (floats and arrays); see ARCHITECTURE.md, "One law, two uses".
 """
 
 import importlib
 
-__all__ = ["cbraa", "iftp", "primo", "sack", "stpd", "sttp", "tfrc"]
+__all__ = ["cbraa", "iftp", "primo", "sack", "stpd", "sttp", "tfrc", "user"]
 
 
 def __getattr__(name):
