@@ -33,26 +33,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import (check_bool, check_instance, check_nonnegative, check_nonnegative_int,
-                           check_positive, check_positive_int)
+from .._validation import check_bool, check_nonnegative, check_positive, check_positive_int
 from ..bounds import fairness as _fairness
 from ..errors import ConservationError, ParameterError
 from . import senders as senders_mod
 from ._core import cache as _cache
 from ._core import dispatch
+from ._core import hooks as _hooks
 from ._core import layout as K
 from ._core import net
 from . import criteria as _criteria
 from .scenarios import Bernoulli, GilbertElliott, PacketList, Scenario
 
 __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index",
-           "primo_criteria"]
+           "primo_criteria", "warm"]
 
-#: Private columns a flow may use beyond the common ones (largest sender).
-_NF, _NI = K.NF_COMMON + 24, K.NI_COMMON + 8
-#: Rough cold-compile time of the event loop on one free core, for the notice
-#: (benchmarks/bench_senders.py --cold measures it). [s]
-_COMPILE_SECONDS = 120
+#: Rough cold-compile times on one free core, for the notice
+#: (benchmarks/bench_senders.py --cold measures them): the event loop, one
+#: sender module's hooks, a user's law. [s]
+_COMPILE_SECONDS = {"loop": 12, "sender": 8, "law": 2}
 #: Largest memory the arrays of one run may take; :func:`run` estimates it
 #: from the scenario, the duration and the sampling period before allocating
 #: and refuses larger runs (a typo such as ``duration=1e308`` would otherwise
@@ -391,11 +390,15 @@ class _Simulation:
         hops = max(len(f.path) for f in flows) - 1
         self.fpath = np.zeros((n, hops), dtype=np.int64)
         self.rpath = np.zeros((n, hops), dtype=np.int64)
-        ff = np.zeros((n, _NF))
-        fi = np.zeros((n, _NI), dtype=np.int64)
-        specs = [flow.sender for flow in flows]
-        width = max([2] + [spec.table_size() for spec in specs if hasattr(spec, "table_size")])
-        tab = np.zeros((n, 3, width))
+        specs = [senders_mod.runnable(flow.sender) for flow in flows]
+        self.specs = specs
+        prepare(specs)
+        nf = K.NF_COMMON + max(spec.float_columns for spec in specs)
+        ni = K.NI_COMMON + max(spec.int_columns for spec in specs)
+        ff = np.zeros((n, nf))
+        fi = np.zeros((n, ni), dtype=np.int64)
+        shapes = [spec.table_shape(tcp) for spec in specs]
+        tab = np.zeros((n, max([1] + [r for r, _ in shapes]), max([1] + [w for _, w in shapes])))
         for j, (flow, spec) in enumerate(zip(flows, specs)):
             fwd = [index[h] for h in zip(flow.path[:-1], flow.path[1:])]
             rev = [index[(b, a)] for a, b in reversed(list(zip(flow.path[:-1], flow.path[1:])))]
@@ -414,16 +417,10 @@ class _Simulation:
             fi[j, K.I_RECOVER] = -1
             spec.init_flow(ff, fi, tab, j, tcp)
         self.tab = tab
-        self.callbacks = [spec.callback() for spec in specs]
+        self.hooks = np.array([hook_table(spec) for spec in specs], dtype=np.int64)
         self.ff, self.fi = ff, fi
         ring = 1 << int(math.ceil(math.log2(2 * tcp.max_window + 2)))
         self.rbits = np.zeros((n, ring), dtype=np.uint8)
-        # RFC 6675 scoreboards (sender side), only when a flow runs "sack"
-        board = ring if any(isinstance(x, senders_mod.Sack) for x in specs) else 1
-        self.sack_board = np.zeros((n, board), dtype=np.bool_)
-        h = K.H_PRIMO if any(isinstance(x, senders_mod.Primo) for x in specs) else 1
-        self.ph_t, self.ph_v = np.zeros((n, h)), np.zeros((n, h))
-        self.rh_t, self.rh_v = np.zeros((n, h)), np.zeros((n, h))
         # global parameters
         g = np.zeros(K.NG)
         g[K.G_DATA_BITS] = sc.data_bits
@@ -518,17 +515,15 @@ class _Simulation:
         horizon = 0.0
         wall = 0.0
         shown = 0.0
-        _cache.ensure_fresh()
-        if _cache.will_compile():
-            print(f"ctlcc: compiling the packet engine, about {_COMPILE_SECONDS} s, once "
-                  f"(cached on disk afterwards)", file=sys.stderr, flush=True)
+        ctx = self.ctx()
         while horizon < self.duration:
             horizon = min(self.duration, horizon + chunk)
             while True:
                 start = time.perf_counter()
-                code = dispatch.run_kernel(horizon, self.ctx(), rng)
-                if code == K.NEED_LAW:
-                    self._law(int(self.meta[K.M_LAW_FLOW]))
+                code = dispatch.run_kernel(horizon, ctx, rng)
+                if code == K.NEED_PYTHON:
+                    f = int(self.meta[K.M_PYTHON_FLOW])
+                    self.specs[f].python_step(self, f)
                 wall += time.perf_counter() - start
                 if code == K.DONE:
                     break
@@ -536,14 +531,21 @@ class _Simulation:
                     size = 2 * self.pi.shape[0]
                     self._alloc_pool(size, (self.pi, self.pf, self.free))
                     self._alloc_heap(size + 64 * len(self.scenario.flows) + 256)
+                    ctx = self.ctx()
                 elif code == K.NEED_TRACE:
                     self.rtt_buf = _grow(self.rtt_buf, int(self.meta[K.M_NRTT]))
                     self.drop_buf = _grow(self.drop_buf, int(self.meta[K.M_NDROP]))
+                    ctx = self.ctx()
+                elif code == K.SENDER_ERROR:
+                    f = int(self.meta[K.M_ERROR_FLOW])
+                    raise ParameterError(self.specs[f].error_message(self, f))
                 elif code == K.UNDISPATCHED:
-                    name = senders_mod.BY_CODE[int(self.meta[K.M_UNDISPATCHED]) - 1].name
+                    spec = senders_mod.BY_CODE[int(self.meta[K.M_UNDISPATCHED]) - 1]
+                    kind = _hooks.KINDS[int(self.meta[K.M_HOOK])]
                     raise RuntimeError(
-                        f"sender {name!r} is registered but a hook of "
-                        f"ctlcc.sim._core.dispatch does not dispatch it")
+                        f"sender {spec.name!r} has no {kind!r} hook ("
+                        f"{_hooks.HOOKS[kind][0]} in {senders_mod.hooks_module(spec).__name__}) "
+                        f"but one of its flows needs it")
             if bar is not None:
                 bar.update(horizon - shown)
                 shown = horizon
@@ -554,20 +556,20 @@ class _Simulation:
 
     def ctx(self):
         """The run's arrays as the kernel's namedtuple."""
-        return net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.pi,
-                       self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
-                       self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
-                       self.ph_t, self.ph_v, self.rh_t, self.rh_v, self.tab, self.bott,
-                       self.samp_t, self.samp_w, self.samp_r, self.samp_sent, self.samp_dlv,
-                       self.samp_q, self.rtt_buf, self.drop_buf, self.sack_board)
+        ctx = net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.pi,
+                      self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
+                      self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
+                      self.tab, self.hooks, self.bott, self.samp_t, self.samp_w, self.samp_r,
+                      self.samp_sent, self.samp_dlv, self.samp_q, self.rtt_buf, self.drop_buf)
+        if not getattr(self, "_typed", False):
+            # the hooks read these arrays at the types they were compiled for
+            import numba
 
-    def _law(self, f):
-        """Evaluate a user-supplied callable a flow is waiting for (ST-PD gains)."""
-        from .senders import stpd as stpd_sender
-
-        kp, kd = self.callbacks[f](stpd_sender.perceived_bdp(self.ff, f))
-        self.ff[f, stpd_sender.F_KP] = check_nonnegative("kp", float(kp))
-        self.ff[f, stpd_sender.F_KD] = check_nonnegative("kd", float(kd))
+            if numba.typeof(ctx) != _hooks.CTX_TYPE:
+                raise TypeError(f"the run's arrays have the numba type {numba.typeof(ctx)}, "
+                                f"not the {_hooks.CTX_TYPE} the hooks are compiled for")
+            self._typed = True
+        return ctx
 
     # --- results ------------------------------------------------------------------
     def result(self, seed, wall):
@@ -636,12 +638,140 @@ class _Simulation:
         return wait, busy
 
 
+def hook_table(spec):
+    """The addresses of *spec*'s hooks, one per kind (0: none), compiling them if needed."""
+    module = senders_mod.hooks_module(spec)
+    defined = _hooks.module_hooks(module)
+    row = []
+    for kind in _hooks.KINDS:
+        if kind in defined:
+            row.append(_hooks.address(module, kind))
+        elif kind == "data":
+            from ._core import receiver
+
+            row.append(_hooks.address(receiver, "data"))
+        else:
+            row.append(0)
+    return row
+
+
+def _pending(specs):
+    """What a run of *specs* still has to compile: [(label, estimated seconds, compile)]."""
+    todo = []
+    if _cache.will_compile():
+        todo.append(("the event loop", _COMPILE_SECONDS["loop"], _compile_loop))
+    modules = {}
+    for spec in specs:
+        modules.setdefault(senders_mod.hooks_module(spec), []).append(spec)
+    from ._core import receiver
+
+    for module, group in modules.items():
+        kinds = list(_hooks.module_hooks(module))
+        parts = [(module, kind) for kind in kinds]
+        if "data" not in kinds:
+            parts.append((receiver, "data"))
+        if not all(_hooks.is_ready(m, k) for m, k in parts):
+            names = sorted({spec.protocol if spec.name not in ("windowlaw", "ratelaw")
+                            else spec.name for spec in group})
+            todo.append((f"sender {', '.join(names)}", _COMPILE_SECONDS["sender"],
+                         lambda parts=parts, group=group: _compile_hooks(parts, group)))
+    from ._core import laws
+
+    seen = set()
+    for spec in specs:
+        law = getattr(spec, "law", None)
+        if law is not None and law.update not in _builtin_laws() and id(law.update) not in seen:
+            seen.add(id(law.update))
+            key = (id(law.update), law.kind, law.memory, len(law.gains))
+            if key not in laws._COMPILED:
+                todo.append((f"law {law.name!r}", _COMPILE_SECONDS["law"],
+                             lambda law=law: laws.compile_law(law)))
+    return todo
+
+
+def _builtin_laws():
+    from ..laws.user import pd_window_update, primo_rate_update
+
+    return (pd_window_update, primo_rate_update)
+
+
+def _compile_loop():
+    dispatch.run_kernel.compile((_hooks.types.float64, _hooks.CTX_TYPE, _hooks.RNG_TYPE))
+
+
+def _compile_hooks(parts, specs):
+    for module, kind in parts:
+        _hooks.address(module, kind)
+    for spec in specs:  # the built-in laws' adapters (ST-PD's PD law, Primo's Algorithm 1)
+        law = getattr(spec, "law", None)
+        if hasattr(spec, "address") and (law is None or law.update in _builtin_laws()):
+            spec.address()
+
+
+def prepare(specs, progress=False):
+    """Compile (or load from numba's disk cache) what a run of *specs* needs.
+
+    Prints one line on stderr first when anything must be compiled (what,
+    and about how long), and with *progress* one line per piece as it is
+    done.  Returns the pieces compiled, ``[(label, CPU seconds)]``.
+    """
+    _cache.ensure_fresh()
+    todo = _pending(specs)
+    if not todo:
+        return []
+    total = sum(seconds for _, seconds, _ in todo)
+    print(f"ctlcc: compiling {'; '.join(label for label, _, _ in todo)} for the packet engine, "
+          f"about {total:.0f} s once (cached on disk afterwards)", file=sys.stderr, flush=True)
+    done = []
+    for label, _, compile_ in todo:
+        start = time.process_time()
+        compile_()
+        seconds = time.process_time() - start
+        done.append((label, seconds))
+        if progress:
+            print(f"ctlcc:   {label}: {seconds:.0f} s", file=sys.stderr, flush=True)
+    return done
+
+
+def warm(protocols=None, progress=True):
+    """Compile the packet engine for *protocols* now (before forking workers, say).
+
+    Parameters
+    ----------
+    protocols : iterable of str, SenderSpec, WindowLaw or RateLaw, optional
+        What the coming runs use (default: every protocol of
+        :data:`ctlcc.sim.senders.PROTOCOLS`).
+    progress : bool
+        Print one line per piece compiled on stderr.
+
+    Returns
+    -------
+    list of (str, float)
+        The pieces compiled and their CPU seconds (empty when everything was
+        already compiled or cached on disk).
+
+    Examples
+    --------
+    >>> warm(["reno"], progress=False) is not None
+    True
+    """
+    if protocols is None:
+        protocols = senders_mod.PROTOCOLS
+    specs = []
+    for protocol in protocols:
+        if isinstance(protocol, str) and protocol in ("cbr", "poisson"):
+            protocol = senders_mod.SENDERS[protocol](rate=1.0)
+        specs.append(senders_mod.resolve(protocol))
+    return prepare(specs, progress=check_bool("progress", progress))
+
+
 def _check_memory(scenario, duration, sample_interval):
     """Refuse a run whose arrays would need more than MAX_RUN_BYTES, before allocating."""
     n = len(scenario.flows)
     ns = duration / sample_interval + 2.0          # float: no overflow for duration=1e308
     nb = len(scenario.bottlenecks)
     window = scenario.tcp.max_window
+    shapes = [flow.sender.table_shape(scenario.tcp) for flow in scenario.flows]
     ring = 2.0 ** math.ceil(math.log2(2 * window + 2))
     pool = 4.0 * (window + 16) + 1024
     terms = {
@@ -650,6 +780,8 @@ def _check_memory(scenario, duration, sample_interval):
         + 8.0 * 5 * (pool + 64 * n + 256),
         "link buffers": 16.0 * sum(link.buffer + 1 for link in scenario.links) * 2,
         "flow paths": 16.0 * n * max(len(f.path) for f in scenario.flows),
+        "sender tables (flows x rows x width)": 8.0 * n * max(
+            [1] + [r for r, _ in shapes]) * max([1] + [w for _, w in shapes]),
     }
     total = sum(terms.values())
     if total > MAX_RUN_BYTES:

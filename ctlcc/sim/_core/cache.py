@@ -20,9 +20,9 @@ from pathlib import Path
 __all__ = []
 
 _ROOT = Path(__file__).resolve().parents[2]  # the ctlcc package
-_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/stpd.py", "laws/primo.py",
-            "laws/tcp.py", "laws/vegas.py", "laws/iftp.py", "laws/cbraa.py", "laws/tfrc.py",
-            "laws/sttp.py", "laws/sack.py")
+_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/_core.py", "laws/stpd.py",
+            "laws/primo.py", "laws/tcp.py", "laws/vegas.py", "laws/iftp.py", "laws/cbraa.py",
+            "laws/tfrc.py", "laws/sttp.py", "laws/sack.py", "laws/user.py")
 _STAMP = "ctlcc_engine.stamp"
 
 

@@ -10,7 +10,7 @@ at any instant, so one event per packet per hop suffices.
 Every function takes the run's arrays grouped in one namedtuple ``ctx``
 (:data:`Ctx`).  The event loop and each sender hook work on a *borrowed*
 ``ctx`` (:func:`borrow`: the same arrays with null reference-count
-handles), so that numba's reference counting of the tuple's 34 arrays,
+handles), so that numba's reference counting of the tuple's 31 arrays,
 which it repeats at every copy of ``ctx``, folds away.  The small per-event
 helpers are inlined at the numba IR level (``inline="always"``); the
 channel (:func:`offer`, behind :func:`enqueue`), which every hop of every
@@ -41,13 +41,36 @@ from .layout import (
 __all__ = []
 
 #: The arrays of one run, grouped (see engine._Simulation for their shapes).
-#: ``sack_board`` (last, added for the SACK sender): one RFC 6675 scoreboard
-#: ring of bools per flow, ``(n, ring)`` when a flow runs "sack", else ``(n, 1)``.
+#: Nothing in it is a sender's own: a sender keeps its state in its columns of
+#: ``ff``/``fi`` and its extra arrays in its rows of ``tab`` (n, rows, width),
+#: both sized from what the specs of the run declare; ``hooks`` (n, NH) holds
+#: the addresses of each flow's compiled hooks (:mod:`.hooks`).
 Ctx = namedtuple("Ctx", [
     "g", "meta", "ht", "hs", "hk", "ha", "hb", "pi", "pf", "free", "cf", "ci", "ring_s",
-    "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "ph_t", "ph_v", "rh_t",
-    "rh_v", "tab", "bott", "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_q",
-    "rtt_buf", "drop_buf", "sack_board"])
+    "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "tab", "hooks", "bott",
+    "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_q", "rtt_buf", "drop_buf"])
+
+#: What an ACK (or any packet coming back to the sender: a report, a feedback)
+#: brings to the sender's ``on_ack`` hook: ``seq`` the cumulative ACK (or the
+#: echoed sequence number), ``rtt`` now minus the echoed send time [s],
+#: ``retx`` whether the echoed segment was a retransmission, ``flag`` the
+#: packet's flag, ``aux1``/``aux2`` the receiver's two fields (SACK block,
+#: FTT and reception rate, report counts...), ``echo`` the echoed send time [s].
+Ack = namedtuple("Ack", ["seq", "rtt", "retx", "flag", "aux1", "aux2", "echo"])
+
+
+def sample_ctx():
+    """A Ctx of tiny arrays with the engine's dtypes and layouts (its numba type)."""
+    f8, i8 = np.float64, np.int64
+    shapes = dict(g=(1, f8), meta=(1, i8), ht=(1, f8), hs=(1, i8), hk=(1, i8), ha=(1, i8),
+                  hb=(1, i8), pi=((1, 1), i8), pf=((1, 1), f8), free=(1, i8), cf=((1, 1), f8),
+                  ci=((1, 1), i8), ring_s=(1, f8), ring_e=(1, f8), loss_list=(1, i8),
+                  ff=((1, 1), f8), fi=((1, 1), i8), fpath=((1, 1), i8), rpath=((1, 1), i8),
+                  rbits=((1, 1), np.uint8), tab=((1, 1, 1), f8), hooks=((1, 1), i8),
+                  bott=(1, i8), samp_t=(1, f8), samp_w=((1, 1), f8), samp_r=((1, 1), f8),
+                  samp_sent=((1, 1), i8), samp_dlv=((1, 1), i8), samp_q=((1, 1), f8),
+                  rtt_buf=((1, 1), f8), drop_buf=((1, 1), f8))
+    return Ctx(**{name: np.zeros(shape, dtype) for name, (shape, dtype) in shapes.items()})
 
 _jit = numba.njit(cache=True)
 _inline = numba.njit(cache=True, inline="always")
@@ -73,7 +96,7 @@ def borrow(typingctx, x):
 
     Every ``ctx.<field>`` read and every inlined hook that receives ``ctx``
     makes numba copy the tuple, i.e. increment (and later decrement) the
-    reference count of each of its 34 arrays: out-of-line ``NRT_incref`` /
+    reference count of each of its 31 arrays: out-of-line ``NRT_incref`` /
     ``NRT_decref`` calls with atomic updates, which LLVM's reference
     pruning cannot pair across the branches of the event loop (hundreds
     per event).  The event loop owns nothing: the arrays and the generator

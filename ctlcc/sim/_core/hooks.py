@@ -1,0 +1,291 @@
+# ctlcc.sim._core.hooks - the sender contract's hooks, compiled one by one, called by address (private)
+"""How the event loop reaches a sender: seven hooks with fixed signatures.
+
+A sender module defines (some of) these functions, each compiled by numba
+and each taking the run's arrays ``ctx`` (:data:`.net.Ctx`) and the run's
+random Generator ``rng`` last:
+
+==========  =============================================  ===========================
+hook        function in the sender module                  when
+==========  =============================================  ===========================
+start       ``on_start(now, f, ctx, rng)``                 the flow starts
+ack         ``on_ack(now, f, ack, ctx, rng)``              a packet comes back to the
+                                                           sender (``ack``: an
+                                                           :data:`.net.Ack` record)
+data        ``on_data(now, f, p, ctx, rng)``               data packet ``p`` reaches
+                                                           the receiver (default: the
+                                                           cumulative-ACK receiver)
+timer       ``on_timer(now, f, ctx, rng)``                 the retransmission timer
+                                                           (``net.arm``) expires
+pace        ``on_pace(now, f, ctx, rng)``                  the flow's pacing event
+step        ``on_step(now, f, step, ctx, rng)``            an ``EV_STEP`` the sender
+                                                           pushed for itself
+resume      ``on_resume(now, f, ctx, rng)``                after its spec's Python step
+==========  =============================================  ===========================
+
+A hook returns nothing, or :data:`.layout.HOOK_PYTHON` (the loop returns to
+Python, which calls ``spec.python_step``, then ``on_resume``) or
+:data:`.layout.HOOK_ERROR` (the run stops; ``spec.error_message`` says why).
+
+Each hook is compiled on its own, into a function of a fixed signature that
+takes the run's arrays *by address* (:func:`load_world` reads them back,
+borrowed: no reference counting), and the event loop calls it through the
+address kept in the flow's row of ``ctx.hooks``.  Hence:
+
+* the event loop (:mod:`.dispatch`) names no sender and is compiled once,
+  whatever senders a run uses; a sender is compiled the first time a run
+  uses it (and cached on disk next to its module, see :mod:`.cache`);
+* a call costs a few nanoseconds: the 31 arrays stay where the loop keeps
+  them instead of being passed by value (hundreds of words) at every call.
+
+The compiled copy of a hook (:func:`compile_hook`) is made from the hook's
+own source with a three-line prologue, under the name ``<hook>__hook`` and
+the line number of the hook's definition in the sender's file, so numba
+caches it beside the sender module's other functions and never confuses two
+hooks.  A user's law reaches a sender the same way: :func:`window_law_call`
+and :func:`rate_law_call` call a compiled law by address (:mod:`.laws`).
+"""
+
+import ast
+import inspect
+import sys
+import textwrap
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
+
+from .layout import NH
+from .net import Ack, _borrowable, _unowned, sample_ctx
+
+__all__ = []
+
+#: hook kind -> (function name in a sender module, parameters before ctx, rng)
+HOOKS = {
+    "start": ("on_start", ("now", "f")),
+    "ack": ("on_ack", ("now", "f", "ack")),
+    "data": ("on_data", ("now", "f", "p")),
+    "timer": ("on_timer", ("now", "f")),
+    "pace": ("on_pace", ("now", "f")),
+    "step": ("on_step", ("now", "f", "step")),
+    "resume": ("on_resume", ("now", "f")),
+}
+KINDS = tuple(HOOKS)
+assert len(KINDS) == NH
+
+#: numba types of the run's arrays, its Generator and the world handed to hooks
+CTX_TYPE = numba.typeof(sample_ctx())
+RNG_TYPE = numba.typeof(np.random.default_rng(0))
+WORLD_TYPE = types.Tuple((CTX_TYPE, RNG_TYPE))
+ACK_TYPE = numba.typeof(Ack(0, 0.0, 0, 0, 0.0, 0.0, 0.0))
+_ARG = {"now": types.float64, "f": types.int64, "ack": ACK_TYPE, "p": types.int64,
+        "step": types.int64}
+#: hook kind -> the compiled signature (its parameters, then the world's address)
+SIGNATURES = {kind: types.int64(*[_ARG[a] for a in params], types.int64)
+              for kind, (_, params) in HOOKS.items()}
+ROW = types.Array(types.float64, 1, "C")
+#: compiled signatures of a window law and a rate law (see .laws)
+WINDOW_LAW_SIGNATURE = types.float64(types.float64, types.float64, ROW, ROW)
+RATE_LAW_SIGNATURE = types.float64(types.float64, types.float64, types.float64, types.float64,
+                                   ROW, ROW)
+
+
+# --- the world, by address ---------------------------------------------------------------
+
+def _load(builder, llty, ptr):
+    """Load a value of LLVM type *llty* at *ptr* scalar by scalar (unused ones fold away)."""
+    if isinstance(llty, (ir.LiteralStructType, ir.ArrayType)):
+        n = len(llty.elements) if isinstance(llty, ir.LiteralStructType) else llty.count
+        value = ir.Constant(llty, ir.Undefined)
+        zero = ir.Constant(ir.IntType(32), 0)
+        for i in range(n):
+            sub = builder.gep(ptr, [zero, ir.Constant(ir.IntType(32), i)], inbounds=True,
+                              source_etype=llty)
+            elt = llty.elements[i] if isinstance(llty, ir.LiteralStructType) else llty.element
+            value = builder.insert_value(value, _load(builder, elt, sub), i)
+        return value
+    return builder.load(ptr, typ=llty)
+
+
+@intrinsic
+def store_world(typingctx, world):
+    """Copy *world* (ctx, rng) to a stack slot of the caller; its address as an int."""
+    def codegen(context, builder, sig, args):
+        slot = cgutils.alloca_once(builder, context.get_value_type(sig.args[0]))
+        builder.store(args[0], slot)
+        return builder.ptrtoint(slot, ir.IntType(64))
+    return types.int64(world), codegen
+
+
+@intrinsic
+def load_world(typingctx, address):
+    """The (ctx, rng) stored at *address*, borrowed (null reference-count handles).
+
+    The loop that stored them owns nothing either (see :func:`.net.borrow`);
+    the constant null handles let LLVM drop every reference count in the hook.
+    """
+    def codegen(context, builder, sig, args):
+        llty = context.get_value_type(WORLD_TYPE)
+        value = _load(builder, llty, builder.inttoptr(args[0], llty.as_pointer()))
+        for i, t in enumerate(WORLD_TYPE.types):
+            item = builder.extract_value(value, i)
+            if _borrowable(t):
+                item = _unowned(context, builder, t, item)
+            else:
+                for j, member in enumerate(t.types):
+                    if _borrowable(member):
+                        item = builder.insert_value(
+                            item, _unowned(context, builder, member,
+                                           builder.extract_value(item, j)), j)
+            value = builder.insert_value(value, item, i)
+        return value
+    return WORLD_TYPE(types.int64), codegen
+
+
+def _caller(argtypes, restype):
+    """An intrinsic ``call(address, *args)`` of a compiled function of that signature."""
+    def typer(typingctx, address, *args):
+        sig = restype(types.int64, *argtypes)
+
+        def codegen(context, builder, sig, llargs):
+            fnty = context.call_conv.get_function_type(restype, argtypes)
+            fn = builder.inttoptr(llargs[0], fnty.as_pointer())
+            status, result = context.call_conv.call_function(builder, fn, restype, argtypes,
+                                                             llargs[1:])
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return result
+        return sig, codegen
+
+    # an intrinsic needs its parameters spelled out (numba packs *args into one tuple)
+    names = ", ".join(f"a{i}" for i in range(len(argtypes)))
+    namespace = {"typer": typer}
+    exec(f"def call(typingctx, address, {names}):\n"
+         f"    return typer(typingctx, address, {names})\n", namespace)
+    return intrinsic(namespace["call"])
+
+
+call_start = _caller(SIGNATURES["start"].args, types.int64)
+call_ack = _caller(SIGNATURES["ack"].args, types.int64)
+call_data = _caller(SIGNATURES["data"].args, types.int64)
+call_timer = _caller(SIGNATURES["timer"].args, types.int64)
+call_pace = _caller(SIGNATURES["pace"].args, types.int64)
+call_step = _caller(SIGNATURES["step"].args, types.int64)
+call_resume = _caller(SIGNATURES["resume"].args, types.int64)
+#: ``window_law_call(address, window, error, memory_row, gains_row) -> new window``
+window_law_call = _caller(WINDOW_LAW_SIGNATURE.args, types.float64)
+#: ``rate_law_call(address, rate, excess, received, previous, memory_row, gains_row)``
+rate_law_call = _caller(RATE_LAW_SIGNATURE.args, types.float64)
+
+
+def status(value):
+    """A hook's return value as its status (nothing returned: HOOK_OK)."""
+    return 0 if value is None else int(value)
+
+
+@overload(status)
+def _status(value):
+    if isinstance(value, (types.NoneType, types.Omitted)) or value is None:
+        return lambda value: 0
+    if isinstance(value, (types.Integer, types.Boolean)):
+        return lambda value: int(value)
+    return None
+
+
+# --- compiling a hook ----------------------------------------------------------------
+
+def check_hook(function, kind):
+    """TypeError unless *function* has the fixed parameters of hook *kind*."""
+    py = getattr(function, "py_func", function)
+    expected = HOOKS[kind][1] + ("ctx", "rng")
+    try:
+        params = tuple(inspect.signature(py).parameters)
+    except (TypeError, ValueError):
+        params = None
+    if params is None or len(params) != len(expected):
+        raise TypeError(f"hook {py.__module__}.{py.__name__} must take "
+                        f"({', '.join(expected)}), the fixed signature of the {kind!r} hook; "
+                        f"got ({', '.join(params or ())})")
+    return py
+
+
+def compile_hook(function, kind, cache=True):
+    """The hook compiled on its own with the fixed signature ``SIGNATURES[kind]``.
+
+    *function* is the sender's hook (a plain function or a numba dispatcher,
+    any ``inline`` option).  Returns the numba dispatcher of
+    ``<name>__hook(<parameters>, world_address)``, which loads the run's
+    arrays from the address and runs the hook's body, inlined.
+    """
+    py = check_hook(function, kind)
+    params = HOOKS[kind][1]
+    module = sys.modules[py.__module__]
+    lines, first = inspect.getsourcelines(py)
+    name = f"{py.__name__}__hook"
+    source = textwrap.dedent(f"""\
+        def {name}({', '.join(params)}, __world):
+            ctx, rng = __load_world(__world)
+            return __status(__hook_body({', '.join(params)}, ctx, rng))
+        """)
+    tree = ast.parse(source)
+    ast.increment_lineno(tree, first - 1)
+    namespace = dict(vars(module), __load_world=load_world, __status=status,
+                     __hook_body=numba.njit(py, inline="always"))
+    exec(compile(tree, inspect.getsourcefile(py), "exec"), namespace)
+    return numba.njit(namespace[name], cache=cache)
+
+
+def address_of(dispatcher, signature):
+    """Entry address of *dispatcher* compiled (or loaded from the cache) for *signature*."""
+    result = dispatcher.get_compile_result(signature)
+    return result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+
+
+#: (module name, kind) -> (dispatcher, address or None); one compiled copy per process
+_COMPILED = {}
+
+
+def module_hooks(module):
+    """kind -> the hook function *module* defines (its sender's hooks)."""
+    found = {}
+    for kind, (name, _) in HOOKS.items():
+        function = getattr(module, name, None)
+        if function is not None:
+            found[kind] = function
+    return found
+
+
+def dispatcher(module, kind):
+    """The compiled-hook dispatcher of *module*'s hook *kind* (not compiled yet)."""
+    key = (module.__name__, kind)
+    if key not in _COMPILED:
+        function = module_hooks(module)[kind]
+        _COMPILED[key] = [compile_hook(function, kind), None]
+    return _COMPILED[key][0]
+
+
+def address(module, kind):
+    """Address of *module*'s hook *kind*, compiling or loading it on first use."""
+    disp = dispatcher(module, kind)
+    entry = _COMPILED[(module.__name__, kind)]
+    if entry[1] is None:
+        entry[1] = address_of(disp, SIGNATURES[kind])
+    return entry[1]
+
+
+def is_ready(module, kind):
+    """True when the hook is loaded in this process or compiled in numba's disk cache."""
+    key = (module.__name__, kind)
+    if key in _COMPILED and _COMPILED[key][1] is not None:
+        return True
+    disp = dispatcher(module, kind)
+    cache = disp._cache
+    from pathlib import Path
+
+    try:
+        return (Path(cache._cache_path) / cache._cache_file._index_name).exists()
+    except AttributeError:   # no disk cache (read-only install): compiled in memory
+        return False
