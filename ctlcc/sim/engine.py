@@ -434,6 +434,8 @@ class _Simulation:
         g[K.G_LIMITED] = 1.0 if tcp.limited_transmit else 0.0
         self.g = g
         self.meta = np.zeros(K.NM, dtype=np.int64)
+        for slot, address in net.services().items():
+            self.meta[slot] = address
         self.meta[K.M_MARGIN] = tcp.max_window + 16
         self.meta[K.M_TRACE] = 1 if trace else 0
         pool = 4 * (tcp.max_window + 16) + 1024
@@ -536,6 +538,9 @@ class _Simulation:
                     self.rtt_buf = _grow(self.rtt_buf, int(self.meta[K.M_NRTT]))
                     self.drop_buf = _grow(self.drop_buf, int(self.meta[K.M_NDROP]))
                     ctx = self.ctx()
+                elif code == K.UNLINKED:
+                    raise RuntimeError("the event loop was called without the addresses of "
+                                       "its transport services (ctlcc.sim._core.net.services)")
                 elif code == K.SENDER_ERROR:
                     f = int(self.meta[K.M_ERROR_FLOW])
                     raise ParameterError(self.specs[f].error_message(self, f))
@@ -697,6 +702,7 @@ def _builtin_laws():
 
 def _compile_loop():
     dispatch.run_kernel.compile((_hooks.types.float64, _hooks.CTX_TYPE, _hooks.RNG_TYPE))
+    net.services()
 
 
 def _compile_hooks(parts, specs):

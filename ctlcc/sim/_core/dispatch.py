@@ -25,11 +25,13 @@ from .layout import (
     H_RESUME, H_START, H_STEP, H_TIMER, HOOK_ERROR, HOOK_OK, HOOK_PYTHON, I_ACTIVE,
     I_DELIVERED, I_DROP_L, I_FWD_LEN, I_PACE_GEN, I_PROTO, I_REV_LEN, I_RTO_GEN, I_RTO_PENDING,
     I_SENT, I_UNIQUE, K_LOSSES, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK, M_MARGIN,
-    M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_PENDING, M_PYTHON_FLOW, M_TRACE, M_UNDISPATCHED,
-    NEED_POOL, NEED_PYTHON, NEED_TRACE, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
-    Q_AUX2, Q_ECHO, SENDER_ERROR, UNDISPATCHED,
+    M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_OFFER, M_PENDING, M_PUSH, M_PYTHON_FLOW, M_SEND,
+    M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NEED_PYTHON, NEED_TRACE, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
+    Q_AUX2, Q_ECHO, SENDER_ERROR, UNDISPATCHED, UNLINKED,
 )
-from .net import Ack, borrow, enqueue, heap_pop, log_drop, log_rtt, lost, push, release, waiting
+from .net import (
+    Ack, borrow, forward, heap_pop, log_drop, log_rtt, lost, push_here, release, waiting,
+)
 
 __all__ = []
 
@@ -103,7 +105,7 @@ def arrive(now, p, c, ctx, rng, wp):
     if hop + 1 < last:
         pi[p, P_HOP] = hop + 1
         nc = ctx.rpath[f, hop + 1] if is_ack else ctx.fpath[f, hop + 1]
-        enqueue(now, p, nc, ctx)
+        forward(now, p, nc, ctx)
         return False
     if is_ack:
         return on_ack(now, p, ctx, wp)
@@ -117,6 +119,9 @@ def run_kernel(until, ctx, rng):
     rng = borrow(rng)
     wp = store_world((ctx, rng))  # what every hook reads the run's arrays from
     g, meta, ht, ff, fi, hooks = ctx.g, ctx.meta, ctx.ht, ctx.ff, ctx.fi, ctx.hooks
+    if meta[M_SEND] == 0 or meta[M_PUSH] == 0 or meta[M_OFFER] == 0:
+        return UNLINKED  # the transport services' addresses were not set (net.services)
+    meta[M_WORLD] = wp
     if meta[M_PENDING] > 0:  # the Python step of a flow is done: its hook resumes
         f = meta[M_PENDING] - 1
         meta[M_PENDING] = 0
@@ -149,7 +154,7 @@ def run_kernel(until, ctx, rng):
                 continue
             if now < ff[a, F_RTO_DEADLINE] and ff[a, F_RTO_DEADLINE] != np.inf:
                 ff[a, F_RTO_EVT] = ff[a, F_RTO_DEADLINE]
-                push(ctx, ff[a, F_RTO_DEADLINE], EV_RTO, a, b)
+                push_here(ctx, ff[a, F_RTO_DEADLINE], EV_RTO, a, b)
                 continue
             fi[a, I_RTO_PENDING] = 0
             if ff[a, F_RTO_DEADLINE] == np.inf or fi[a, I_ACTIVE] == 0:
@@ -193,7 +198,7 @@ def run_kernel(until, ctx, rng):
                 for j in range(ctx.bott.shape[0]):
                     ctx.samp_q[k, j] = waiting(now, ctx.bott[j], ctx.ci, ctx.ring_s)
                 meta[M_NSAMPLES] = k + 1
-                push(ctx, now + g[G_SAMPLE_DT], EV_SAMPLE, 0, 0)
+                push_here(ctx, now + g[G_SAMPLE_DT], EV_SAMPLE, 0, 0)
         if stop:
             if meta[M_UNDISPATCHED] != 0:
                 return UNDISPATCHED
@@ -203,3 +208,29 @@ def run_kernel(until, ctx, rng):
     if meta[M_UNDISPATCHED] != 0:
         return UNDISPATCHED
     return DONE
+
+
+@numba.njit(cache=True)
+def run_hook(kind, address, now, f, x, ack, ctx, rng):
+    """Call one hook outside the event loop (the test harness, :mod:`ctlcc.sim.testing`).
+
+    *kind* is the hook's column (``H_*``); *x* is the packet of a data hook
+    or the step of a step hook.  Returns the hook's status.
+    """
+    ctx = borrow(ctx)
+    rng = borrow(rng)
+    wp = store_world((ctx, rng))
+    ctx.meta[M_WORLD] = wp
+    if kind == H_START:
+        return call_start(address, now, f, wp)
+    if kind == H_ACK:
+        return call_ack(address, now, f, ack, wp)
+    if kind == H_DATA:
+        return call_data(address, now, f, x, wp)
+    if kind == H_TIMER:
+        return call_timer(address, now, f, wp)
+    if kind == H_PACE:
+        return call_pace(address, now, f, wp)
+    if kind == H_STEP:
+        return call_step(address, now, f, x, wp)
+    return call_resume(address, now, f, wp)

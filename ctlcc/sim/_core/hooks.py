@@ -52,14 +52,13 @@ import sys
 import textwrap
 
 import numba
-import numpy as np
-from llvmlite import ir
 from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.extending import overload
 
 from .layout import NH
-from .net import Ack, _borrowable, _unowned, sample_ctx
+from .world import (  # noqa: F401  (CTX_TYPE, RNG_TYPE: the engine's types, read from here)
+    ACK_TYPE, CTX_TYPE, RNG_TYPE, WORLD_TYPE, caller, load_world, store_world,
+)
 
 __all__ = []
 
@@ -76,11 +75,6 @@ HOOKS = {
 KINDS = tuple(HOOKS)
 assert len(KINDS) == NH
 
-#: numba types of the run's arrays, its Generator and the world handed to hooks
-CTX_TYPE = numba.typeof(sample_ctx())
-RNG_TYPE = numba.typeof(np.random.default_rng(0))
-WORLD_TYPE = types.Tuple((CTX_TYPE, RNG_TYPE))
-ACK_TYPE = numba.typeof(Ack(0, 0.0, 0, 0, 0.0, 0.0, 0.0))
 _ARG = {"now": types.float64, "f": types.int64, "ack": ACK_TYPE, "p": types.int64,
         "step": types.int64}
 #: hook kind -> the compiled signature (its parameters, then the world's address)
@@ -93,92 +87,17 @@ RATE_LAW_SIGNATURE = types.float64(types.float64, types.float64, types.float64, 
                                    ROW, ROW)
 
 
-# --- the world, by address ---------------------------------------------------------------
-
-def _load(builder, llty, ptr):
-    """Load a value of LLVM type *llty* at *ptr* scalar by scalar (unused ones fold away)."""
-    if isinstance(llty, (ir.LiteralStructType, ir.ArrayType)):
-        n = len(llty.elements) if isinstance(llty, ir.LiteralStructType) else llty.count
-        value = ir.Constant(llty, ir.Undefined)
-        zero = ir.Constant(ir.IntType(32), 0)
-        for i in range(n):
-            sub = builder.gep(ptr, [zero, ir.Constant(ir.IntType(32), i)], inbounds=True,
-                              source_etype=llty)
-            elt = llty.elements[i] if isinstance(llty, ir.LiteralStructType) else llty.element
-            value = builder.insert_value(value, _load(builder, elt, sub), i)
-        return value
-    return builder.load(ptr, typ=llty)
-
-
-@intrinsic
-def store_world(typingctx, world):
-    """Copy *world* (ctx, rng) to a stack slot of the caller; its address as an int."""
-    def codegen(context, builder, sig, args):
-        slot = cgutils.alloca_once(builder, context.get_value_type(sig.args[0]))
-        builder.store(args[0], slot)
-        return builder.ptrtoint(slot, ir.IntType(64))
-    return types.int64(world), codegen
-
-
-@intrinsic
-def load_world(typingctx, address):
-    """The (ctx, rng) stored at *address*, borrowed (null reference-count handles).
-
-    The loop that stored them owns nothing either (see :func:`.net.borrow`);
-    the constant null handles let LLVM drop every reference count in the hook.
-    """
-    def codegen(context, builder, sig, args):
-        llty = context.get_value_type(WORLD_TYPE)
-        value = _load(builder, llty, builder.inttoptr(args[0], llty.as_pointer()))
-        for i, t in enumerate(WORLD_TYPE.types):
-            item = builder.extract_value(value, i)
-            if _borrowable(t):
-                item = _unowned(context, builder, t, item)
-            else:
-                for j, member in enumerate(t.types):
-                    if _borrowable(member):
-                        item = builder.insert_value(
-                            item, _unowned(context, builder, member,
-                                           builder.extract_value(item, j)), j)
-            value = builder.insert_value(value, item, i)
-        return value
-    return WORLD_TYPE(types.int64), codegen
-
-
-def _caller(argtypes, restype):
-    """An intrinsic ``call(address, *args)`` of a compiled function of that signature."""
-    def typer(typingctx, address, *args):
-        sig = restype(types.int64, *argtypes)
-
-        def codegen(context, builder, sig, llargs):
-            fnty = context.call_conv.get_function_type(restype, argtypes)
-            fn = builder.inttoptr(llargs[0], fnty.as_pointer())
-            status, result = context.call_conv.call_function(builder, fn, restype, argtypes,
-                                                             llargs[1:])
-            with cgutils.if_unlikely(builder, status.is_error):
-                context.call_conv.return_status_propagate(builder, status)
-            return result
-        return sig, codegen
-
-    # an intrinsic needs its parameters spelled out (numba packs *args into one tuple)
-    names = ", ".join(f"a{i}" for i in range(len(argtypes)))
-    namespace = {"typer": typer}
-    exec(f"def call(typingctx, address, {names}):\n"
-         f"    return typer(typingctx, address, {names})\n", namespace)
-    return intrinsic(namespace["call"])
-
-
-call_start = _caller(SIGNATURES["start"].args, types.int64)
-call_ack = _caller(SIGNATURES["ack"].args, types.int64)
-call_data = _caller(SIGNATURES["data"].args, types.int64)
-call_timer = _caller(SIGNATURES["timer"].args, types.int64)
-call_pace = _caller(SIGNATURES["pace"].args, types.int64)
-call_step = _caller(SIGNATURES["step"].args, types.int64)
-call_resume = _caller(SIGNATURES["resume"].args, types.int64)
+call_start = caller(SIGNATURES["start"].args, types.int64)
+call_ack = caller(SIGNATURES["ack"].args, types.int64)
+call_data = caller(SIGNATURES["data"].args, types.int64)
+call_timer = caller(SIGNATURES["timer"].args, types.int64)
+call_pace = caller(SIGNATURES["pace"].args, types.int64)
+call_step = caller(SIGNATURES["step"].args, types.int64)
+call_resume = caller(SIGNATURES["resume"].args, types.int64)
 #: ``window_law_call(address, window, error, memory_row, gains_row) -> new window``
-window_law_call = _caller(WINDOW_LAW_SIGNATURE.args, types.float64)
+window_law_call = caller(WINDOW_LAW_SIGNATURE.args, types.float64)
 #: ``rate_law_call(address, rate, excess, received, previous, memory_row, gains_row)``
-rate_law_call = _caller(RATE_LAW_SIGNATURE.args, types.float64)
+rate_law_call = caller(RATE_LAW_SIGNATURE.args, types.float64)
 
 
 def status(value):

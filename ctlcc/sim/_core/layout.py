@@ -14,7 +14,8 @@ __all__ = []
 # event kinds (EV_STEP: a sender's own step, handed to its ``on_step`` hook)
 EV_ARRIVE, EV_RTO, EV_PACE, EV_START, EV_STOP, EV_SAMPLE, EV_STEP = 0, 1, 2, 3, 4, 5, 6
 # return codes of the kernel (NEED_PYTHON: a hook asked for its spec's Python step)
-DONE, NEED_PYTHON, NEED_POOL, NEED_TRACE, UNDISPATCHED, SENDER_ERROR = 0, 1, 2, 3, 4, 5
+DONE, NEED_PYTHON, NEED_POOL, NEED_TRACE, UNDISPATCHED, SENDER_ERROR, UNLINKED = (
+    0, 1, 2, 3, 4, 5, 6)
 # what a hook returns: carry on, hand the flow to Python (then ``on_resume``), or stop
 # the run with the error the hook wrote in meta[M_ERROR] (the spec explains it)
 HOOK_OK, HOOK_PYTHON, HOOK_ERROR = 0, 1, 2
@@ -54,7 +55,10 @@ NPF = 4
 M_HEAP, M_HEAP_SEQ, M_NFREE, M_EVENTS, M_NSAMPLES, M_TRACE, M_NRTT, M_NDROP = 0, 1, 2, 3, 4, 5, 6, 7
 M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLOW = (
     8, 9, 10, 11, 12, 13, 14)
-NM = 16
+#: the address of the world (run's arrays) the running event loop stored, and those of
+#: the transport services compiled once (net.send/push/enqueue call them by address)
+M_WORLD, M_SEND, M_PUSH, M_OFFER = 16, 17, 18, 19
+NM = 20
 # --- global params (float) ---
 G_DATA_BITS, G_ACK_BITS, G_MIN_RTO, G_MAX_RTO, G_INIT_RTO = 0, 1, 2, 3, 4
 G_MAX_WINDOW, G_DUPTHRESH, G_INIT_WINDOW, G_SAMPLE_DT, G_NOW = 8, 9, 10, 11, 12

@@ -293,15 +293,15 @@ def on_ack(now, f, ack, ctx, rng):
     status = HOOK_OK
     if fi[f, I_PER_ACK] == 1 and (fresh or duplicate):
         status = per_ack_law(f, sample, ctx)
-    if fresh and seq >= fi[f, I_ROUND_END]:
+    round_done = fresh and seq >= fi[f, I_ROUND_END]
+    if round_done:
         round_end(now, f, ctx)
         W.new_round(now, f, ctx)
         if ff[f, F_TO_ROUND] == TR_RESTART:
             fi[f, I_ROUND_END] = fi[f, I_SND_NXT]
-        send_more(now, f, ctx)
-        mark_round(f, ctx)
-        return status
     send_more(now, f, ctx)
+    if round_done:
+        mark_round(f, ctx)
     return status
 
 
