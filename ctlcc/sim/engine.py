@@ -51,7 +51,7 @@ __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index"
 #: Rough cold-compile times on one free core, for the notice
 #: (benchmarks/bench_senders.py --cold measures them): the event loop, one
 #: sender module's hooks, a user's law. [s]
-_COMPILE_SECONDS = {"loop": 12, "sender": 8, "law": 2}
+_COMPILE_SECONDS = {"loop": 8, "sender": 10, "law": 1}
 #: Largest memory the arrays of one run may take; :func:`run` estimates it
 #: from the scenario, the duration and the sampling period before allocating
 #: and refuses larger runs (a typo such as ``duration=1e308`` would otherwise
@@ -501,6 +501,9 @@ class _Simulation:
 
     # --- the loop -----------------------------------------------------------------
     def drive(self, rng, progress):
+        if getattr(self, "_driven", False):   # a harness continuing a run: no second start
+            self._ge_init = []
+        self._driven = True
         for i in self._ge_init:  # stationary start of each Gilbert-Elliott channel
             cf, ci = self.cf, self.ci
             pi_bad = cf[i, K.C_MEAN_BAD] / (cf[i, K.C_MEAN_GOOD] + cf[i, K.C_MEAN_BAD])
@@ -725,9 +728,17 @@ def prepare(specs, progress=False):
     todo = _pending(specs)
     if not todo:
         return []
-    total = sum(seconds for _, seconds, _ in todo)
-    print(f"ctlcc: compiling {'; '.join(label for label, _, _ in todo)} for the packet engine, "
-          f"about {total:.0f} s once (cached on disk afterwards)", file=sys.stderr, flush=True)
+    cached = [(label, t) for label, t, _ in todo if not label.startswith("law ")]
+    laws = [(label, t) for label, t, _ in todo if label.startswith("law ")]
+    parts = []
+    if cached:
+        parts.append(f"{', '.join(label for label, _ in cached)} (about "
+                     f"{sum(t for _, t in cached):.0f} s, once: cached on disk afterwards)")
+    if laws:
+        parts.append(f"{', '.join(label for label, _ in laws)} (about "
+                     f"{sum(t for _, t in laws):.0f} s, once per process)")
+    print(f"ctlcc: compiling the packet engine's {' and '.join(parts)}", file=sys.stderr,
+          flush=True)
     done = []
     for label, _, compile_ in todo:
         start = time.process_time()

@@ -90,6 +90,8 @@ class SenderHarness:
         Per-flow extra tables ``(flows, rows, width)``.
     g, meta : ndarray
         The run's global parameters and counters.
+    pi, pf, cf, ci, ... : ndarray
+        Every other array of the run (:data:`ctlcc.sim._core.net.Ctx`).
     specs : list of SenderSpec
         The sender of each flow.
 
@@ -115,8 +117,10 @@ class SenderHarness:
 
     # --- arrays ------------------------------------------------------------------------------
     def __getattr__(self, name):
-        if name in ("ff", "fi", "tab", "g", "meta", "specs", "pi", "pf"):
-            return getattr(self.__dict__["_sim"], name)
+        sim = self.__dict__.get("_sim")
+        if sim is not None and (name == "specs" or isinstance(getattr(sim, name, None),
+                                                              np.ndarray)):
+            return getattr(sim, name)
         raise AttributeError(name)
 
     def state(self, f=0):

@@ -124,7 +124,7 @@ def check_hook(function, kind):
         params = tuple(inspect.signature(py).parameters)
     except (TypeError, ValueError):
         params = None
-    if params is None or len(params) != len(expected):
+    if params is None or len(params) != len(expected) or params[-2:] != ("ctx", "rng"):
         raise TypeError(f"hook {py.__module__}.{py.__name__} must take "
                         f"({', '.join(expected)}), the fixed signature of the {kind!r} hook; "
                         f"got ({', '.join(params or ())})")

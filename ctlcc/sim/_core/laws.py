@@ -63,12 +63,15 @@ def compile_law(law):
     if key in _COMPILED and _COMPILED[key][2] is law.update:
         return _COMPILED[key][:2]
     update = law.update
-    if not isinstance(update, CPUDispatcher):
-        update = numba.njit(update)
+    if isinstance(update, CPUDispatcher):
+        update = update.py_func
+    # numpy's error model: x / 0.0 is inf or nan (which the sender then refuses with
+    # the law's name), not a ZeroDivisionError from deep inside the event loop
+    update = numba.njit(update, error_model="numpy")
     namespace = {"update": update}
     exec(compile(adapter_source(kind, law.memory, len(law.gains)),
                  f"<ctlcc law adapter of {law.name!r}>", "exec"), namespace)
-    adapter = numba.njit(namespace["law_adapter"])
+    adapter = numba.njit(namespace["law_adapter"], error_model="numpy")
     signature = WINDOW_LAW_SIGNATURE if kind == "window" else RATE_LAW_SIGNATURE
     try:
         address = address_of(adapter, signature)

@@ -114,8 +114,8 @@ def law_error_message(name, arrays, f):
     from .._core.layout import G_NOW
 
     return (f"{name}: the law returned a {what} that is not a finite number on flow {f} at "
-            f"t = {g[G_NOW]:.6g} s (rate={g[G_ERR0]!r}, excess={g[G_ERR1]!r} -> new "
-            f"{what}={g[G_ERR2]!r}); the packet engine runs only finite rates: bound the law "
+            f"t = {g[G_NOW]:.6g} s (rate={float(g[G_ERR0])!r}, excess={float(g[G_ERR1])!r} -> new "
+            f"{what}={float(g[G_ERR2])!r}); the packet engine runs only finite rates: bound the law "
             f"(e.g. with ctlcc.laws.user.select) or check its gains")
 
 

@@ -151,8 +151,8 @@ def law_error_message(name, arrays, f):
     what = "window" if int(arrays.meta[M_ERROR]) == ERR_WINDOW else "memory"
     g = arrays.g
     return (f"{name}: the law returned a {what} that is not a finite number on flow {f} at "
-            f"t = {g[G_NOW]:.6g} s (window={g[G_ERR0]!r}, error={g[G_ERR1]!r} -> "
-            f"new {what}={g[G_ERR2]!r}); the packet engine runs only finite windows: bound "
+            f"t = {g[G_NOW]:.6g} s (window={float(g[G_ERR0])!r}, error={float(g[G_ERR1])!r} -> "
+            f"new {what}={float(g[G_ERR2])!r}); the packet engine runs only finite windows: bound "
             f"the law (e.g. with ctlcc.laws.user.select) or check its gains")
 
 
