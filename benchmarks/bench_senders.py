@@ -90,6 +90,13 @@ import json, sys, time
 from ctlcc.sim import run, scenarios
 names = sys.argv[2].split(",")
 duration = float(sys.argv[1])
+
+
+def pi(window, error, memory, kp, ki):
+    # a researcher's PI window law, defined here (no source file: as in a notebook)
+    return window + kp * (error - memory[0]) + ki * error, (error,)
+
+
 out = {}
 for name in names:
     spec = name
@@ -97,6 +104,15 @@ for name in names:
         from ctlcc.sim import senders
         if name == "stpd-fixed":
             spec = senders.Stpd.legacy()
+        elif name == "windowlaw":
+            from ctlcc.laws.user import WindowLaw
+            spec = WindowLaw(pi, memory=1, gains=dict(kp=0.05, ki=0.02))
+        elif name == "windowlaw-pd":
+            from ctlcc.laws.user import pd_law
+            spec = pd_law(0.033, 0.368)
+        elif name == "ratelaw-primo":
+            from ctlcc.laws.user import primo_law
+            spec = primo_law()
         elif name in senders.SENDERS:
             spec = senders.SENDERS[name]()
     except ImportError:
@@ -115,12 +131,30 @@ print(json.dumps(out))
 """ % (N_FLOWS, REPEATS)
 
 _COLD = r"""
-import resource, time
+import resource, sys, time
+
+
+def cpu():
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
+def pi(window, error, memory, kp, ki):
+    return window + kp * (error - memory[0]) + ki * error, (error,)
+
+
 t = time.perf_counter()
 from ctlcc.sim import run, scenarios
-run(scenarios.dumbbell(2), 0.5)
-u = resource.getrusage(resource.RUSAGE_SELF)
-print(u.ru_utime + u.ru_stime, time.perf_counter() - t)
+out = []
+for name in sys.argv[1].split(","):
+    spec = name
+    if name == "windowlaw":
+        from ctlcc.laws.user import WindowLaw
+        spec = WindowLaw(pi, memory=1, gains=dict(kp=0.05, ki=0.02))
+    before = cpu()
+    run(scenarios.dumbbell(2, protocol=spec), 0.5)
+    out.append("%s=%.1f" % (name, cpu() - before))
+print(cpu(), time.perf_counter() - t, " ".join(out))
 """
 
 
@@ -131,13 +165,18 @@ def measure(checkout, duration, names):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def cold(checkout):
+def cold(checkout, names="reno"):
+    """CPU and wall seconds of a fresh process's first runs on a fresh numba cache.
+
+    *names*: the protocols run one after the other (a comma-separated list);
+    returns (total CPU s, wall s, "name=CPU s of its first run ...").
+    """
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, PYTHONPATH=str(checkout), NUMBA_CACHE_DIR=cache)
-        out = subprocess.run([sys.executable, "-c", _COLD], cwd=checkout, env=env,
+        out = subprocess.run([sys.executable, "-c", _COLD, names], cwd=checkout, env=env,
                              capture_output=True, text=True, check=True)
-    cpu, wall = map(float, out.stdout.split())
-    return cpu, wall
+    cpu, wall, *steps = out.stdout.split()
+    return float(cpu), float(wall), " ".join(steps)
 
 
 def main():
@@ -150,7 +189,8 @@ def main():
                     help="comma-separated subset of the senders to time (Reno always)")
     args = ap.parse_args()
     names = ["reno", "newreno", "tahoe", "vegas", "stpd", "stpd-fixed", "primo",
-             "iftp", "cbraa", "tcpfriend", "tfrc", "sttp", "sack"]   # issue 11: >= 0.5x Reno
+             "iftp", "cbraa", "tcpfriend", "tfrc", "sttp", "sack",   # issue 11: >= 0.5x Reno
+             "fixed", "windowlaw", "windowlaw-pd", "ratelaw-primo"]  # issue 20
     if args.senders:
         names = ["reno"] + [n for n in args.senders.split(",") if n != "reno"]
     new = measure(ROOT, args.duration, names)
@@ -171,11 +211,13 @@ def main():
             print(f"{name:<12}{row['pkts_per_s']:>16,.0f}   this/baseline = "
                   f"{new[name]['pkts_per_s'] / row['pkts_per_s']:.2f}")
     if args.cold:
-        cpu, wall = cold(ROOT)
-        print(f"\ncold compile + 0.5 s run, this checkout: {cpu:.0f} CPU s ({wall:.0f} wall s)")
+        print("\ncold first runs, fresh numba cache, one process each (CPU s):")
+        for names in ("reno", "stpd", "primo", "sack", "reno,windowlaw", "stpd,windowlaw"):
+            cpu, wall, steps = cold(ROOT, names)
+            print(f"  this checkout {names:<16} {cpu:6.1f} CPU s ({wall:5.1f} wall s)  {steps}")
         if args.baseline is not None:
-            cpu, wall = cold(args.baseline)
-            print(f"cold compile + 0.5 s run, baseline:      {cpu:.0f} CPU s ({wall:.0f} wall s)")
+            cpu, wall, steps = cold(args.baseline, "reno")
+            print(f"  baseline      {'reno':<16} {cpu:6.1f} CPU s ({wall:5.1f} wall s)  {steps}")
 
 
 if __name__ == "__main__":

@@ -990,6 +990,14 @@ _SIM_FACTORIES += [
     lambda: Case("sim.senders.Sack", _senders.Sack, {},
          dict(dupthresh="int1", limited_transmit="bool", rescue="bool"),
          none_ok=("dupthresh", "limited_transmit")),
+    lambda: Case("sim.senders.FixedWindow", _senders.FixedWindow, {}, dict(window="pos")),
+    lambda: Case("sim.senders.WindowLawSender", _senders.WindowLawSender,
+         dict(law=luser.pd_law(0.1, 0.2)), dict(law=("obj", luser.WindowLaw))),
+    lambda: Case("sim.senders.RateLawSender", _senders.RateLawSender,
+         dict(law=luser.primo_law()), dict(law=("obj", luser.RateLaw))),
+    lambda: Case("sim.warm", __import__("ctlcc.sim", fromlist=["warm"]).warm,
+         dict(protocols=["primo"], progress=False),   # compiled by the sim cases' fixture
+         dict(protocols=("obj", list), progress="bool"), none_ok=("protocols",)),
     lambda: Case("sim.senders.resolve", _senders.resolve, dict(protocol="vegas"),
          dict(protocol=("choice", _senders.PROTOCOLS), sender=("obj", _senders.SenderSpec)),
          none_ok=("protocol", "sender"),
@@ -1085,10 +1093,15 @@ EXEMPT += [(_senders.SenderSpec, "base class of the sender specs: no fields; its
                                  "have cases")]
 EXEMPT += [(cls.init_flow, "engine hook: the engine calls it with the arrays it allocated "
                            "and the scenario's checked TcpOptions, never with user input")
-           for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "init_flow" in vars(cls)]
+           for cls in (_senders.SenderSpec,) + _senders.ENGINE if "init_flow" in vars(cls)]
 EXEMPT += [(cls.final_state, "engine hook: SimResult's builder calls it with the run's arrays "
                              "after the run, never with user input")
-           for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "final_state" in vars(cls)]
+           for cls in (_senders.SenderSpec,) + _senders.ENGINE if "final_state" in vars(cls)]
+EXEMPT += [(getattr(cls, name), "sender contract method the engine calls with the arrays it "
+                                "allocated and the scenario's checked TcpOptions (table_shape, "
+                                "python_step, error_message), never with user input")
+           for cls in (_senders.SenderSpec,) + _senders.ENGINE
+           for name in ("table_shape", "python_step", "error_message") if name in vars(cls)]
 
 # Arithmetic cores are exempt by design (ARCHITECTURE.md, "One law, two uses"):
 # a ``*_core`` function is plain arithmetic on numbers that the packet engine

@@ -4,14 +4,21 @@
 :func:`run` builds the network's arrays, drives the numba event loop of
 :mod:`ctlcc.sim._core` and returns a frozen :class:`SimResult`.  Each
 sender lives in its own module of :mod:`ctlcc.sim.senders` with its state
-columns, its hooks and its frozen spec; their control laws run compiled
-inside the loop from the same source as :mod:`ctlcc.laws` (ST-PD's
-:func:`~ctlcc.laws.stpd.pd_window_core` and the fuzzy supervisor's
-piecewise-linear schedule, Primo's :func:`~ctlcc.laws.primo.next_rate_core`,
-the TCP rules of :mod:`ctlcc.laws.tcp` and :mod:`ctlcc.laws.vegas`), so no
-law is copied and none costs a Python round trip.  Only a user-supplied
-Python callable (e.g. ``Stpd(gains=callable)``) hands control back to
-Python; that time is counted in ``SimResult.wall_time``.
+columns, its hooks and its frozen spec (the contract:
+:mod:`ctlcc.sim.senders._base`, :mod:`ctlcc.sim._core.hooks`); their
+control laws run compiled inside the loop from the same source as
+:mod:`ctlcc.laws` (ST-PD's PD update and the fuzzy supervisor's
+piecewise-linear schedule, Primo's Algorithm 1, the TCP rules of
+:mod:`ctlcc.laws.tcp` and :mod:`ctlcc.laws.vegas`), and so does a
+researcher's :class:`ctlcc.WindowLaw` / :class:`ctlcc.RateLaw`: no law is
+copied and none costs a Python round trip.  Only a user-supplied Python
+callable (e.g. ``Stpd(gains=callable)``) hands control back to Python; that
+time is counted in ``SimResult.wall_time``.
+
+A run compiles only what it uses: the event loop once, each sender's hooks
+the first time a run uses the sender, each law once per process
+(:func:`prepare`; :func:`warm` does it ahead of time), all but the laws
+cached on disk.
 
 Model, in brief
 ---------------
@@ -19,11 +26,7 @@ Model, in brief
   ``buffer`` waiting packets plus the one in transmission.
 * Data packets are ``payload + header`` bytes, ACKs ``ack_bytes``;
   cumulative ACKs, one per data packet (no delayed ACKs).
-* Senders: see :mod:`ctlcc.sim.senders.window` (Reno, NewReno, Tahoe),
-  :mod:`~ctlcc.sim.senders.vegas`, :mod:`~ctlcc.sim.senders.stpd`,
-  :mod:`~ctlcc.sim.senders.primo`, :mod:`~ctlcc.sim.senders.open_loop`,
-  :mod:`~ctlcc.sim.senders.iftp`, :mod:`~ctlcc.sim.senders.cbraa` (CBRAA,
-  TCP-Friend) and :mod:`~ctlcc.sim.senders.tfrc`.
+* Senders: see :mod:`ctlcc.sim.senders` (the registry and its table).
 """
 
 import math
@@ -679,9 +682,8 @@ def _pending(specs):
         if "data" not in kinds:
             parts.append((receiver, "data"))
         if not all(_hooks.is_ready(m, k) for m, k in parts):
-            names = sorted({spec.protocol if spec.name not in ("windowlaw", "ratelaw")
-                            else spec.name for spec in group})
-            todo.append((f"sender {', '.join(names)}", _COMPILE_SECONDS["sender"],
+            names = sorted({spec.name for spec in group})
+            todo.append((f"sender {'/'.join(names)}", _COMPILE_SECONDS["sender"],
                          lambda parts=parts, group=group: _compile_hooks(parts, group)))
     from ._core import laws
 
@@ -732,12 +734,12 @@ def prepare(specs, progress=False):
     laws = [(label, t) for label, t, _ in todo if label.startswith("law ")]
     parts = []
     if cached:
-        parts.append(f"{', '.join(label for label, _ in cached)} (about "
-                     f"{sum(t for _, t in cached):.0f} s, once: cached on disk afterwards)")
+        parts.append(f"{'; '.join(label for label, _ in cached)}: about "
+                     f"{sum(t for _, t in cached):.0f} s, once (cached on disk afterwards)")
     if laws:
-        parts.append(f"{', '.join(label for label, _ in laws)} (about "
-                     f"{sum(t for _, t in laws):.0f} s, once per process)")
-    print(f"ctlcc: compiling the packet engine's {' and '.join(parts)}", file=sys.stderr,
+        parts.append(f"{'; '.join(label for label, _ in laws)}: about "
+                     f"{sum(t for _, t in laws):.0f} s, once per process")
+    print(f"ctlcc: compiling the packet engine - {'; and '.join(parts)}", file=sys.stderr,
           flush=True)
     done = []
     for label, _, compile_ in todo:
@@ -755,7 +757,7 @@ def warm(protocols=None, progress=True):
 
     Parameters
     ----------
-    protocols : iterable of str, SenderSpec, WindowLaw or RateLaw, optional
+    protocols : str, SenderSpec, WindowLaw, RateLaw or a sequence of them, optional
         What the coming runs use (default: every protocol of
         :data:`ctlcc.sim.senders.PROTOCOLS`).
     progress : bool
@@ -772,14 +774,27 @@ def warm(protocols=None, progress=True):
     >>> warm(["reno"], progress=False) is not None
     True
     """
+    from ..laws.user import _Law
+
+    progress = check_bool("progress", progress)
     if protocols is None:
         protocols = senders_mod.PROTOCOLS
+    elif isinstance(protocols, (str, senders_mod.SenderSpec, _Law)):
+        protocols = [protocols]
+    try:
+        protocols = list(protocols)
+    except TypeError:
+        raise ParameterError(f"protocols must be a protocol name, a sender spec, a law or a "
+                             f"sequence of them, got {protocols!r}") from None
     specs = []
     for protocol in protocols:
         if isinstance(protocol, str) and protocol in ("cbr", "poisson"):
             protocol = senders_mod.SENDERS[protocol](rate=1.0)
-        specs.append(senders_mod.resolve(protocol))
-    return prepare(specs, progress=check_bool("progress", progress))
+        try:
+            specs.append(senders_mod.resolve(protocol))
+        except ParameterError as err:
+            raise ParameterError(f"protocols: {err} (in {protocols!r})") from None
+    return prepare(specs, progress=progress)
 
 
 def _check_memory(scenario, duration, sample_interval):

@@ -2,14 +2,20 @@
 """Invalidate the engine's numba cache when any of its sources changes.
 
 numba's ``cache=True`` keys a compiled function on its *own* file only, but
-the event loop compiles in functions of a dozen files (``_core``, the
-sender modules, the law cores of :mod:`ctlcc.laws`).  Editing a sender
-would leave a stale loop on disk.  :func:`ensure_fresh` hashes all those
+the engine's functions compile in functions of a dozen files (``_core``,
+the sender modules, the law cores of :mod:`ctlcc.laws`) and read the run's
+arrays at the layout of :data:`.world.Ctx`.  Editing a sender or the layout
+would leave stale code on disk.  :func:`ensure_fresh` hashes all those
 sources and, when the hash differs from the stamp left by the last
-compilation, removes every cached entry of those modules so that the next
-run recompiles them together.  Docstrings and comments are left out of the
-hash (an edit of the documentation does not cost a recompilation).  :func:`will_compile` tells the engine to
-print its one-line notice before a cold compilation.
+compilation, removes every cached entry of the ``_core`` and ``senders``
+modules - the event loop, the transport services, and the hooks compiled
+from each sender module (:func:`.hooks.compile_hook` names them
+``<module>.<hook>__hook``, so they sit with their module's entries) - so
+that the next runs recompile them.  Docstrings and comments are left out of
+the hash (an edit of the documentation does not cost a recompilation).  A
+researcher's law is never cached on disk (:mod:`.laws`).
+:func:`will_compile` tells the engine whether the event loop must be
+compiled (the senders' hooks: :func:`.hooks.is_ready`).
 """
 
 import ast

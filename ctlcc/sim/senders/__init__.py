@@ -67,7 +67,7 @@ from .window_law import WindowLawSender
 __all__ = ["SenderSpec", "Reno", "NewReno", "Tahoe", "Vegas", "Stpd", "Primo", "Cbr",
            "Poisson", "Iftp", "Cbraa", "TcpFriend", "Tfrc", "Sttp", "Sack", "FixedWindow",
            "WindowLawSender", "RateLawSender", "REGISTRY", "ENGINE", "SENDERS", "PROTOCOLS",
-           "BY_CODE", "resolve", "hooks_module", "runnable"]
+           "BY_CODE", "resolve"]
 
 #: Every protocol the engine runs by name, one line per sender.
 REGISTRY = (

@@ -49,8 +49,8 @@ class FixedWindow(SenderSpec):
     Attributes
     ----------
     window : float
-        Segments in flight, >= 1 (``int(window)`` are sent; the scenario's
-        ``TcpOptions.max_window`` caps it). [packets]
+        Segments in flight, > 0 (``int(window)`` are sent, at least one;
+        the scenario's ``TcpOptions.max_window`` caps it). [packets]
     """
 
     window: float = 10.0
