@@ -146,11 +146,18 @@ def pi(window, error, memory, kp, ki):
 t = time.perf_counter()
 from ctlcc.sim import run, scenarios
 out = []
-for name in sys.argv[1].split(","):
+names = sys.argv[1].split(",")
+if names == ["all"]:
+    from ctlcc.sim import senders
+    names = [n for n in senders.PROTOCOLS]
+for name in names:
     spec = name
     if name == "windowlaw":
         from ctlcc.laws.user import WindowLaw
         spec = WindowLaw(pi, memory=1, gains=dict(kp=0.05, ki=0.02))
+    elif name in ("cbr", "poisson"):
+        from ctlcc.sim import senders
+        spec = senders.SENDERS[name](rate=100.0)
     before = cpu()
     run(scenarios.dumbbell(2, protocol=spec), 0.5)
     out.append("%s=%.1f" % (name, cpu() - before))
@@ -185,6 +192,8 @@ def main():
     ap.add_argument("--baseline", type=Path, default=None,
                     help="another checkout (the engine before the reshaping)")
     ap.add_argument("--cold", action="store_true", help="also time cold compilations")
+    ap.add_argument("--cold-only", action="store_true",
+                    help="only the cold compilations (no packets per wall-second)")
     ap.add_argument("--senders", default=None,
                     help="comma-separated subset of the senders to time (Reno always)")
     args = ap.parse_args()
@@ -193,7 +202,15 @@ def main():
              "fixed", "windowlaw", "windowlaw-pd", "ratelaw-primo"]  # issue 20
     if args.senders:
         names = ["reno"] + [n for n in args.senders.split(",") if n != "reno"]
-    new = measure(ROOT, args.duration, names)
+    if args.cold_only:
+        args.cold, names = True, []
+    new = measure(ROOT, args.duration, names) if names else {}
+    if new:
+        speed(new, names, args)
+    cold_report(args)
+
+
+def speed(new, names, args):
     reno = new["reno"]["pkts_per_s"]
     print(f"10-flow dumbbell, {args.duration:g} s simulated; packets delivered per wall-second")
     reno_sent, reno_events = new["reno"]["sent_per_s"], new["reno"]["events_per_s"]
@@ -210,14 +227,20 @@ def main():
         for name, row in old.items():
             print(f"{name:<12}{row['pkts_per_s']:>16,.0f}   this/baseline = "
                   f"{new[name]['pkts_per_s'] / row['pkts_per_s']:.2f}")
+
+
+def cold_report(args):
     if args.cold:
         print("\ncold first runs, fresh numba cache, one process each (CPU s):")
-        for names in ("reno", "stpd", "primo", "sack", "reno,windowlaw", "stpd,windowlaw"):
+        for names in ("reno", "stpd", "primo", "sack", "reno,windowlaw", "stpd,windowlaw",
+                      "all"):
             cpu, wall, steps = cold(ROOT, names)
             print(f"  this checkout {names:<16} {cpu:6.1f} CPU s ({wall:5.1f} wall s)  {steps}")
         if args.baseline is not None:
-            cpu, wall, steps = cold(args.baseline, "reno")
-            print(f"  baseline      {'reno':<16} {cpu:6.1f} CPU s ({wall:5.1f} wall s)  {steps}")
+            for names in ("reno", "all"):
+                cpu, wall, steps = cold(args.baseline, names)
+                print(f"  baseline      {names:<16} {cpu:6.1f} CPU s ({wall:5.1f} wall s)  "
+                      f"{steps}")
 
 
 if __name__ == "__main__":

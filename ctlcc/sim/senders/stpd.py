@@ -261,7 +261,7 @@ class Stpd(SenderSpec):
     def table_shape(self, tcp):
         """Rows: the law's memory and gains, and the supervisor's schedule (x, kp, kd)."""
         if isinstance(self.gains, FuzzySupervisor):
-            return (WL.ROW_SCHEDULE + 2, self.gains.schedule()[0].size)
+            return (WL.ROW_SCHEDULE + 2, max(2, self.gains.schedule()[0].size))
         return (2, 2)
 
     def init_flow(self, ff, fi, tab, j, tcp):
