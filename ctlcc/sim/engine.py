@@ -51,10 +51,12 @@ from .scenarios import Bernoulli, GilbertElliott, PacketList, Scenario
 __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index",
            "primo_criteria", "warm"]
 
-#: Rough cold-compile times on one free core, for the notice
-#: (benchmarks/bench_senders.py --cold measures them): the event loop, one
-#: sender module's hooks, a user's law. [s]
-_COMPILE_SECONDS = {"loop": 8, "sender": 10, "law": 1}
+#: Rough cold-compile times (CPU s on the 2-core machine of issue 20, measured
+#: by ``ctlcc.sim.warm()`` on a fresh numba cache), for the notice: the event
+#: loop, each sender module's hooks, and any other sender module. [s]
+_COMPILE_SECONDS = {"loop": 8, "sender": 10, "window": 8, "vegas": 8, "window_law": 14,
+                    "rate_law": 8, "open_loop": 1, "iftp": 6, "cbraa": 4, "tfrc": 7, "sttp": 8,
+                    "sack": 17, "fixed_window": 5}
 #: Largest memory the arrays of one run may take; :func:`run` estimates it
 #: from the scenario, the duration and the sampling period before allocating
 #: and refuses larger runs (a typo such as ``duration=1e308`` would otherwise
@@ -667,7 +669,11 @@ def hook_table(spec):
 
 
 def _pending(specs):
-    """What a run of *specs* still has to compile: [(label, estimated seconds, compile)]."""
+    """What a run of *specs* still has to compile: [(label, estimated seconds, compile)].
+
+    The event loop and the transport services; the hooks of each sender module
+    the specs use; what each spec adds (:meth:`SenderSpec.compilations`: a law).
+    """
     todo = []
     if _cache.will_compile():
         todo.append(("the event loop", _COMPILE_SECONDS["loop"], _compile_loop))
@@ -683,40 +689,22 @@ def _pending(specs):
             parts.append((receiver, "data"))
         if not all(_hooks.is_ready(m, k) for m, k in parts):
             names = sorted({spec.name for spec in group})
-            todo.append((f"sender {'/'.join(names)}", _COMPILE_SECONDS["sender"],
-                         lambda parts=parts, group=group: _compile_hooks(parts, group)))
-    from ._core import laws
-
+            seconds = _COMPILE_SECONDS.get(module.__name__.rsplit(".", 1)[-1],
+                                           _COMPILE_SECONDS["sender"])
+            todo.append((f"sender {'/'.join(names)}", seconds,
+                         lambda parts=parts: [_hooks.address(m, k) for m, k in parts]))
     seen = set()
     for spec in specs:
-        law = getattr(spec, "law", None)
-        if law is not None and law.update not in _builtin_laws() and id(law.update) not in seen:
-            seen.add(id(law.update))
-            key = (id(law.update), law.kind, law.memory, len(law.gains))
-            if key not in laws._COMPILED:
-                todo.append((f"law {law.name!r}", _COMPILE_SECONDS["law"],
-                             lambda law=law: laws.compile_law(law)))
+        for item in spec.compilations():
+            if item.key not in seen and not item.ready():
+                seen.add(item.key)
+                todo.append((item.label, item.seconds, item.compile))
     return todo
-
-
-def _builtin_laws():
-    from ..laws.user import pd_window_update, primo_rate_update
-
-    return (pd_window_update, primo_rate_update)
 
 
 def _compile_loop():
     dispatch.run_kernel.compile((_hooks.types.float64, _hooks.CTX_TYPE, _hooks.RNG_TYPE))
     net.services()
-
-
-def _compile_hooks(parts, specs):
-    for module, kind in parts:
-        _hooks.address(module, kind)
-    for spec in specs:  # the built-in laws' adapters (ST-PD's PD law, Primo's Algorithm 1)
-        law = getattr(spec, "law", None)
-        if hasattr(spec, "address") and (law is None or law.update in _builtin_laws()):
-            spec.address()
 
 
 def prepare(specs, progress=False):
@@ -731,7 +719,7 @@ def prepare(specs, progress=False):
     if not todo:
         return []
     cached = [(label, t) for label, t, _ in todo if not label.startswith("law ")]
-    laws = [(label, t) for label, t, _ in todo if label.startswith("law ")]
+    laws = [(label, t) for label, t, _ in todo if label.startswith("law ")]  # per process
     parts = []
     if cached:
         parts.append(f"{'; '.join(label for label, _ in cached)}: about "
@@ -788,8 +776,8 @@ def warm(protocols=None, progress=True):
                              f"sequence of them, got {protocols!r}") from None
     specs = []
     for protocol in protocols:
-        if isinstance(protocol, str) and protocol in ("cbr", "poisson"):
-            protocol = senders_mod.SENDERS[protocol](rate=1.0)
+        if isinstance(protocol, str) and protocol in senders_mod.SENDERS:
+            protocol = senders_mod.SENDERS[protocol].example()   # Cbr needs a rate, say
         try:
             specs.append(senders_mod.resolve(protocol))
         except ParameterError as err:

@@ -226,3 +226,41 @@ def test_warm_compiles_or_loads_and_says_what(capfd):
     assert capfd.readouterr().err == ""
     with pytest.raises(ParameterError, match="protocol must be one of"):
         engine.warm(["bbr"])
+
+
+def test_cache_invalidation_removes_the_compiled_hooks(tmp_path):
+    """numba keys a cached function on its own file; the hooks compiled from a sender's
+    source (``<module>.<hook>__hook``), the services and the loop depend on other files
+    too: a change of any source the registry names removes them all (cache.py), and
+    nothing else.  Checked in a fresh process with its own cache folder, on entries
+    planted where numba would write them (no compilation needed)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        from pathlib import Path
+        from ctlcc.sim._core import cache, dispatch
+        from ctlcc.sim.senders import window
+        planted = []
+        for folder, stem in ((dispatch.run_kernel._cache._cache_path, "dispatch.run_kernel"),
+                             (window.timeout._cache._cache_path, "window.on_ack__hook"),
+                             (window.timeout._cache._cache_path, "window_law.pd_law")):
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            for ext in (".nbi", ".1.nbc"):
+                path = Path(folder) / f"{stem}-12.py311{ext}"
+                path.write_text("stale")
+                planted.append(path)
+        other = Path(window.timeout._cache._cache_path) / "notes.txt"
+        other.write_text("keep")
+        sources = {p.name for p in cache._sources()}
+        assert {"window.py", "tcp.py", "user.py", "hooks.py"} <= sources, sources
+        cache.ensure_fresh()              # no stamp yet: everything of the engine goes
+        assert not any(p.exists() for p in planted), [p for p in planted if p.exists()]
+        assert other.exists()
+        print("ok")
+    """)
+    env = dict(__import__("os").environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]

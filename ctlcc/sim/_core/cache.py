@@ -26,10 +26,36 @@ from pathlib import Path
 __all__ = []
 
 _ROOT = Path(__file__).resolve().parents[2]  # the ctlcc package
-_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/_core.py", "laws/stpd.py",
-            "laws/primo.py", "laws/tcp.py", "laws/vegas.py", "laws/iftp.py", "laws/cbraa.py",
-            "laws/tfrc.py", "laws/sttp.py", "laws/sack.py", "laws/user.py")
+#: The engine's own files; the law modules the senders compile in are added from
+#: the registry (:func:`_sources`), so a new sender's law module is watched too.
+_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/_core.py")
 _STAMP = "ctlcc_engine.stamp"
+
+
+def _sources():
+    """Every source file the compiled engine depends on, derived from the registry.
+
+    The ``_core`` and ``senders`` modules, and every module of :mod:`ctlcc.laws`
+    that a registered sender's spec module or hooks module uses (a law module
+    it imports, or one whose functions it compiles in).
+    """
+    import inspect
+
+    from .. import senders
+
+    paths = {path for pattern in _SOURCES for path in _ROOT.glob(pattern)}
+    modules = set()
+    for cls in senders.ENGINE:
+        modules.add(sys.modules[cls.__module__])
+        modules.add(senders.hooks_module(cls))
+    for module in modules:
+        for value in vars(module).values():
+            target = value if inspect.ismodule(value) else sys.modules.get(
+                getattr(getattr(value, "py_func", value), "__module__", None) or "")
+            name = getattr(target, "__name__", "")
+            if name.startswith("ctlcc.laws") and getattr(target, "__file__", None):
+                paths.add(Path(target.__file__).resolve())
+    return sorted(paths)
 
 
 def _code_only(source):
@@ -46,10 +72,9 @@ def _code_only(source):
 def _digest():
     """Hash of the code (not the docstrings or comments) the event loop is compiled from."""
     h = hashlib.sha256()
-    for pattern in _SOURCES:
-        for path in sorted(_ROOT.glob(pattern)):
-            h.update(path.name.encode())
-            h.update(_code_only(path.read_text()).encode())
+    for path in _sources():
+        h.update(path.name.encode())
+        h.update(_code_only(path.read_text()).encode())
     h.update(sys.version.encode())
     return h.hexdigest()
 

@@ -50,6 +50,7 @@ import ast
 import inspect
 import sys
 import textwrap
+from pathlib import Path
 
 import numba
 from numba import types
@@ -200,10 +201,14 @@ def is_ready(module, kind):
     key = (module.__name__, kind)
     if key in _COMPILED and _COMPILED[key][1] is not None:
         return True
-    disp = dispatcher(module, kind)
-    cache = disp._cache
-    from pathlib import Path
+    return is_compiled(dispatcher(module, kind))
 
+
+def is_compiled(disp):
+    """True when numba dispatcher *disp* is compiled in this process or in its disk cache."""
+    if disp.signatures:
+        return True
+    cache = getattr(disp, "_cache", None)
     try:
         return (Path(cache._cache_path) / cache._cache_file._index_name).exists()
     except AttributeError:   # no disk cache (read-only install): compiled in memory

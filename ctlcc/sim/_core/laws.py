@@ -48,6 +48,11 @@ def adapter_source(kind, memory, n_gains):
     return "\n".join(lines) + "\n"
 
 
+def law_key(law):
+    """What identifies a law's compiled adapter in this process."""
+    return (id(law.update), law.kind, law.memory, len(law.gains))
+
+
 def compile_law(law):
     """(adapter dispatcher, address) of a WindowLaw or RateLaw, compiled once per process.
 
@@ -59,7 +64,7 @@ def compile_law(law):
         instead.
     """
     kind = law.kind
-    key = (id(law.update), kind, law.memory, len(law.gains))
+    key = law_key(law)
     if key in _COMPILED and _COMPILED[key][2] is law.update:
         return _COMPILED[key][:2]
     update = law.update

@@ -12,13 +12,21 @@ spec write its parameters into them (:meth:`SenderSpec.init_flow`), and
 compiles the module's hooks the first time a run uses the sender.
 """
 
+from collections import namedtuple
 from dataclasses import fields
 
 import numpy as np
 
 from ...errors import ParameterError
 
-__all__ = ["SenderSpec"]
+__all__ = ["SenderSpec", "Compilation"]
+
+#: Something a sender needs compiled beyond its module's hooks (its law, say):
+#: ``label`` for the compile notice (a label starting with "law " is compiled once
+#: per process, never cached on disk), ``seconds`` an estimate [CPU s], ``key``
+#: what makes two equal, ``ready()`` whether it is compiled or cached,
+#: ``compile()`` what compiles it.
+Compilation = namedtuple("Compilation", ["label", "seconds", "key", "ready", "compile"])
 
 
 class SenderSpec:
@@ -39,6 +47,7 @@ class SenderSpec:
 
     Methods a sender may override: :meth:`table_shape` (its extra arrays),
     :meth:`init_flow` (its parameters into its columns), :meth:`final_state`,
+    :meth:`compilations` (what it needs compiled besides its hooks),
     :meth:`python_step` and :meth:`error_message`.
     """
 
@@ -54,6 +63,12 @@ class SenderSpec:
         """What ``Flow.protocol`` and ``FlowStats.protocol`` say for this sender."""
         return self.name
 
+    @classmethod
+    def example(cls):
+        """A spec of this sender with its defaults (what ``protocol=name`` runs, or the
+        defaults plus the parameters the spec requires)."""
+        return cls()
+
     def table_shape(self, tcp):
         """(rows, width) of the flow's extra float table ``ctx.tab[f]`` (default none).
 
@@ -66,6 +81,14 @@ class SenderSpec:
 
     def init_flow(self, ff, fi, tab, j, tcp):
         """Write flow j's private columns (and table) before the run."""
+
+    def compilations(self):
+        """What the sender needs compiled besides its hooks: a list of :data:`Compilation`.
+
+        The engine compiles these before the run (after its notice); e.g. the
+        law a window-law sender calls by address.  Default: nothing.
+        """
+        return []
 
     def final_state(self, ff, fi, j):
         """Sender-specific measurements of flow j at the end of a run (a dict).

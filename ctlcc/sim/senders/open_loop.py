@@ -37,6 +37,11 @@ class _OpenLoop(SenderSpec):
                 f"(pass sender={type(self).__name__}(rate=...)), got None")
         object.__setattr__(self, "rate", check_positive("rate", self.rate, scalar=True))
 
+    @classmethod
+    def example(cls):
+        """A source of 100 packets/s (the rate has no default)."""
+        return cls(rate=100.0)
+
     def init_flow(self, ff, fi, tab, j, tcp):
         ff[j, F_CWND] = np.nan
         ff[j, F_RATE] = self.rate

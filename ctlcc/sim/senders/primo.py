@@ -40,9 +40,9 @@ import numba
 from ...errors import ParameterError
 from ...laws.primo import PrimoParams
 from ...laws.user import primo_rate_update
-from .._core.hooks import RATE_LAW_SIGNATURE, address_of
+from .._core.hooks import RATE_LAW_SIGNATURE, address_of, is_compiled
 from . import rate_law as RL
-from ._base import SenderSpec
+from ._base import Compilation, SenderSpec
 from .rate_law import MEAN_GAP_GAIN, RECEPTION_RATES, TIMEOUTS  # noqa: F401  (its options)
 
 __all__ = ["Primo"]
@@ -65,6 +65,11 @@ def primo_law(rate, excess, received, previous, memory, gains):
 def primo_law_address():
     """Address of :func:`primo_law` (compiled, or loaded from numba's cache, once)."""
     return address_of(primo_law, RATE_LAW_SIGNATURE)
+
+
+#: Algorithm 1, compiled with Primo's module and cached on disk with it
+PRIMO_LAW = Compilation("Primo's Algorithm 1", 1, "primo_law", lambda: is_compiled(primo_law),
+                        primo_law_address)
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,9 @@ class Primo(SenderSpec):
     def address(self):
         """Address of the compiled Algorithm 1 (:func:`primo_law`)."""
         return primo_law_address()
+
+    def compilations(self):
+        return [PRIMO_LAW]
 
     def table_shape(self, tcp):
         """Rows: the ΔFTT and rate histories, the law's memory and gains."""

@@ -168,6 +168,14 @@ class RateLawSender(SenderSpec):
 
         return compile_law(self.law)[1]
 
+    def compilations(self):
+        from ...laws.user import primo_rate_update
+        from .primo import PRIMO_LAW
+        from .window_law import law_compilation
+
+        return [PRIMO_LAW if self.law.update is primo_rate_update else
+                law_compilation(self.law)]
+
     def init_flow(self, ff, fi, tab, j, tcp):
         init_law_flow(self.law.mechanics, ff, fi, tab, j, self.address(), self.law.memory,
                       [float(v) for v in self.law.gains.values()], self.law.per)

@@ -258,6 +258,9 @@ class Stpd(SenderSpec):
         """Address of the compiled PD law (:func:`.window_law.pd_law`)."""
         return WL.pd_law_address()
 
+    def compilations(self):
+        return [WL.PD_LAW]
+
     def table_shape(self, tcp):
         """Rows: the law's memory and gains, and the supervisor's schedule (x, kp, kd)."""
         if isinstance(self.gains, FuzzySupervisor):

@@ -38,7 +38,7 @@ from ..._validation import check_nonnegative
 from ...errors import ParameterError
 from ...laws import stpd as law
 from ...laws.user import WindowLaw, pd_window_update
-from .._core.hooks import WINDOW_LAW_SIGNATURE, address_of, window_law_call
+from .._core.hooks import WINDOW_LAW_SIGNATURE, address_of, is_compiled, window_law_call
 from .._core.layout import (
     EV_STEP, F_CWND, F_LAST_RTT, F_MIN_RTT, F_ROUND_MIN_RTT, F_ROUND_START, G_ERR0, G_ERR1,
     G_ERR2, G_ERR3, G_MAX_WINDOW, G_NOW, HOOK_ERROR, HOOK_OK, HOOK_PYTHON, I_FAST_RETX,
@@ -47,7 +47,7 @@ from .._core.layout import (
 )
 from .._core.net import push, try_send_window
 from . import window as W
-from ._base import SenderSpec, check_option
+from ._base import Compilation, SenderSpec, check_option
 
 __all__ = ["WindowLawSender"]
 
@@ -98,6 +98,19 @@ def pd_law(window, error, memory, gains):
 def pd_law_address():
     """Address of :func:`pd_law` (compiled, or loaded from numba's cache, once)."""
     return address_of(pd_law, WINDOW_LAW_SIGNATURE)
+
+
+#: ST-PD's PD law, compiled with the sender's module and cached on disk with it
+PD_LAW = Compilation("ST-PD's PD law", 1, "pd_law", lambda: is_compiled(pd_law),
+                     pd_law_address)
+
+
+def law_compilation(law):
+    """The :data:`Compilation` of a researcher's law (once per process, not cached)."""
+    from .._core import laws
+
+    return Compilation(f"law {law.name!r}", 1, laws.law_key(law),
+                       lambda: laws.law_key(law) in laws._COMPILED, lambda: laws.compile_law(law))
 
 
 # --- the two specs' shared set-up -----------------------------------------------------------
@@ -200,6 +213,9 @@ class WindowLawSender(SenderSpec):
         from .._core.laws import compile_law
 
         return compile_law(self.law)[1]
+
+    def compilations(self):
+        return [PD_LAW if self.law.update is pd_window_update else law_compilation(self.law)]
 
     def init_flow(self, ff, fi, tab, j, tcp):
         init_law_flow(self.mechanics(), ff, fi, tab, j, tcp, self.address(), self.law.memory,
