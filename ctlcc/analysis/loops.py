@@ -152,11 +152,14 @@ class LoopSymbolic:
         Monic characteristic polynomial in z (roots at z = 0 dropped).
     controller : sympy.Expr or None
         C(z) of a window law: its window increment over the error it sees.
+    rate_characteristic : sympy.Expr or None
+        A rate loop's polynomial without the queue (the excess an input).
     """
 
     transfers: dict
     characteristic: sp.Expr
     controller: object = None
+    rate_characteristic: object = None
 
     def transfer(self, output, input):
         """The transfer function from *input* to *output*."""
@@ -510,7 +513,6 @@ class ClosedLoop:
         (kd*z - kd + kp*z)/z
         """
         check_bool("numeric", numeric)
-        generic = self._generic
         values = self._symbolic_values(numeric)
         transfers = {}
         for output in OUTPUTS[self.kind]:
@@ -518,11 +520,12 @@ class ClosedLoop:
                 transfers[(output, source)] = sp.cancel(
                     self._symbolic_expression(("transfer", output, source)).subs(values))
         characteristic = self._symbolic_characteristic(values)
-        controller = None
+        controller = rate_characteristic = None
         if self.kind == "window":
             controller = sp.cancel(self._symbolic_expression(("controller",)).subs(values))
-        _ = generic
-        return LoopSymbolic(transfers, characteristic, controller)
+        else:
+            rate_characteristic = self._symbolic_characteristic(values, "rate_det")
+        return LoopSymbolic(transfers, characteristic, controller, rate_characteristic)
 
     def transfer_function(self, output=None, input=None):
         """Closed-loop transfer function as a python-control system, dt = 1.
@@ -757,11 +760,13 @@ class ClosedLoop:
         return StabilityRegion(names, (first, second), stable, defined, self.m, self.model,
                                self.law.name, self.linearised)
 
-    def characteristic_coefficients(self, **gains):
+    def characteristic_coefficients(self, include_queue=True, **gains):
         """Characteristic polynomial coefficients for arrays of gains (broadcast).
 
         Parameters
         ----------
+        include_queue : bool, optional
+            As in :meth:`characteristic_polynomial`.
         **gains
             Gains to vary (arrays broadcast against each other); the others
             as in the law. [1]
@@ -779,6 +784,10 @@ class ClosedLoop:
         >>> closed_loop(pd_law(0.1, 0.0), 1).characteristic_coefficients(kp=[0.1, 0.2]).tolist()
         [[1.0, -1.9, 1.0], [1.0, -1.8, 1.0]]
         """
+        check_bool("include_queue", include_queue)
+        if not include_queue and self.kind != "rate":
+            raise ParameterError("include_queue=False is for rate loops; got include_queue=False "
+                                 "for a window loop")
         values = {name: np.asarray(value, dtype=float) for name, value in self.gains.items()}
         for name, value in gains.items():
             if name not in values:
@@ -786,7 +795,8 @@ class ClosedLoop:
                                      f"{', '.join(values)} (got {name}={value!r})")
             values[name] = np.asarray(check_finite(name, value), dtype=float)
         shape = np.broadcast_shapes(*(v.shape for v in values.values()))
-        coefficients, defined = self._coefficients_over_gains("det", values, shape)
+        part = "det" if include_queue else "rate_det"
+        coefficients, defined = self._coefficients_over_gains(part, values, shape)
         out = np.stack([np.broadcast_to(c, shape) for c in coefficients], axis=-1).astype(float)
         out[~defined] = np.nan
         return out
@@ -915,8 +925,8 @@ class ClosedLoop:
         shifts = dict(zip(self._generic.shifts, (z**-power for power in self._powers())))
         return expression.subs(shifts)
 
-    def _symbolic_characteristic(self, values):
-        coefficients = _symbolic_coefficients(self._generic.key, "det", self._powers())
+    def _symbolic_characteristic(self, values, part="det"):
+        coefficients = _symbolic_coefficients(self._generic.key, part, self._powers())
         coefficients = [sp.expand(c.subs(values)) for c in coefficients]
         while len(coefficients) > 1 and coefficients[-1] == 0:
             coefficients.pop()        # roots at z = 0
