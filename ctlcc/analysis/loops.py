@@ -836,7 +836,7 @@ class ClosedLoop:
         return out
 
     def _coefficients(self, part, parameters):
-        terms = _terms_function(self._generic.key, part, self._powers())
+        terms = _terms_function(self._generic, part, self._powers())
         coefficients = terms(parameters)
         return np.array([float(c) for c in coefficients])
 
@@ -854,13 +854,13 @@ class ClosedLoop:
                 parameters[symbol] = np.asarray(matrix[row][column], dtype=float)
             for symbol, row in self._generic.bias_symbols.items():
                 parameters[symbol] = np.asarray(vector[row], dtype=float)
-            terms = _terms_function(self._generic.key, part, self._powers())
+            terms = _terms_function(self._generic, part, self._powers())
             rows = [np.broadcast_to(np.asarray(c, dtype=float), shape) for c in terms(parameters)]
             return rows, np.ones(shape, dtype=bool)
         # a linearised law: its fixed point, hence its Jacobian, moves with the gains
         flat = {name: np.broadcast_to(value, shape).ravel() for name, value in gain_values.items()}
         rows, defined = [], np.ones(int(np.prod(shape, dtype=int)), dtype=bool)
-        terms = _terms_function(self._generic.key, part, self._powers())
+        terms = _terms_function(self._generic, part, self._powers())
         for index in range(defined.size):
             gains = {name: float(value[index]) for name, value in flat.items()}
             try:
@@ -872,18 +872,19 @@ class ClosedLoop:
                 rows.append(None)
                 continue
             jacobian, bias, _ = point
-            if not _same_pattern(jacobian, bias, self._generic):
-                defined[index] = False
-                rows.append(None)
-                continue
+            generic, point_terms = self._generic, terms
+            if not _same_pattern(jacobian, bias, generic):   # a zero entry turned nonzero
+                generic = _generic_loop(self.kind, self.model, self.law.memory,
+                                        _pattern(jacobian, bias, structure))
+                point_terms = _terms_function(generic, part, self._powers())
             parameters = dict(plant)
-            for symbol, (row, column) in self._generic.jacobian_symbols.items():
+            for symbol, (row, column) in generic.jacobian_symbols.items():
                 parameters[symbol] = float(jacobian[row, column])
-            for symbol, row in self._generic.bias_symbols.items():
+            for symbol, row in generic.bias_symbols.items():
                 parameters[symbol] = float(bias[row])
-            rows.append([float(c) for c in terms(parameters)])
+            rows.append([float(c) for c in point_terms(parameters)])
         width = max((len(r) for r in rows if r is not None), default=1)
-        table = np.full((defined.size, width), np.nan)
+        table = np.zeros((defined.size, width))      # shorter rows: roots at z = 0
         for index, row in enumerate(rows):
             if row is not None:
                 table[index, :len(row)] = row
@@ -893,9 +894,9 @@ class ClosedLoop:
     def _margin_polynomials(self):
         """P0 (the open loop's determinant) and N (L's numerator), highest power first."""
         parameters = self._parameters()
-        base = _terms_function(self._generic.key, "open_det", self._powers(), strip=False)(
+        base = _terms_function(self._generic, "open_det", self._powers(), strip=False)(
             parameters)
-        part = _terms_function(self._generic.key, "open_num", self._powers(), strip=False)(
+        part = _terms_function(self._generic, "open_num", self._powers(), strip=False)(
             parameters)
         size = max(len(base), len(part))
         base = np.array([float(c) for c in base] + [0.0] * (size - len(base)))
@@ -926,7 +927,7 @@ class ClosedLoop:
         return expression.subs(shifts)
 
     def _symbolic_characteristic(self, values, part="det"):
-        coefficients = _symbolic_coefficients(self._generic.key, part, self._powers())
+        coefficients = _symbolic_coefficients(self._generic, part, self._powers())
         coefficients = [sp.expand(c.subs(values)) for c in coefficients]
         while len(coefficients) > 1 and coefficients[-1] == 0:
             coefficients.pop()        # roots at z = 0
@@ -939,12 +940,12 @@ class ClosedLoop:
         """Numerator, denominator (highest power first, monic denominator) of a transfer."""
         plant = (1.0 / self.capacity, 1.0 / self.ftt_ref) if self.kind == "rate" else ()
         if self.linearised:
-            numerator, denominator = _ratio_functions(self._generic.key, what, self._powers(),
+            numerator, denominator = _ratio_functions(self._generic, what, self._powers(),
                                                       plant, None)
             parameters = self._parameters()
             args = [parameters[s] for s in self._generic.parameter_symbols()]
         else:
-            numerator, denominator = _ratio_functions(self._generic.key, what, self._powers(),
+            numerator, denominator = _ratio_functions(self._generic, what, self._powers(),
                                                       plant, self._structure)
             args = list(self.gains.values())
         num = np.atleast_1d(np.asarray(numerator(*args), dtype=float))
@@ -1420,6 +1421,11 @@ def _generic_loop(kind, model, memory, pattern):
     return _Generic(kind, model, memory, pattern)
 
 
+# The caches below are keyed on the _Generic object itself (not its key): its
+# symbols are Dummies, so a derivation rebuilt after an eviction has new ones,
+# and a function cached for the old object must not be handed the new symbols.
+
+
 def _linear_system(equations, unknowns):
     """Determinant (expanded) and a solver of ``equations = 0`` linear in *unknowns*."""
     matrix, rhs = sp.linear_eq_to_matrix(equations, unknowns)
@@ -1460,14 +1466,13 @@ def _same_pattern(jacobian, bias, generic):
 
 
 @lru_cache(maxsize=1024)
-def _symbolic_coefficients(key, part, powers):
+def _symbolic_coefficients(generic, part, powers):
     """Coefficients of a generic polynomial part in z**-1, delays substituted.
 
     ``c * q**a * Q1**b * ...`` contributes to the power ``a + b*p1 + ...`` of
     z**-1; the list (sympy, in the generic symbols) is in ascending powers
     of z**-1, i.e. highest power of z first once multiplied by z**N.
     """
-    generic = _generic_loop(*key)
     expression = generic.parts[part]
     poly = sp.Poly(expression, *generic.shifts)
     coefficients = {}
@@ -1479,15 +1484,14 @@ def _symbolic_coefficients(key, part, powers):
 
 
 @lru_cache(maxsize=1024)
-def _terms_function(key, part, powers, strip=True):
+def _terms_function(generic, part, powers, strip=True):
     """Numeric coefficients of a polynomial part: a function of {symbol: value}.
 
     Coefficients that are zero for every value at the end (roots at z = 0
     of a characteristic polynomial) are dropped when *strip*; the result is
     monic for the characteristic parts.
     """
-    generic = _generic_loop(*key)
-    coefficients = list(_symbolic_coefficients(key, part, powers))
+    coefficients = list(_symbolic_coefficients(generic, part, powers))
     if strip:
         while len(coefficients) > 1 and coefficients[-1] == 0:
             coefficients.pop()
@@ -1521,7 +1525,7 @@ def _terms_function(key, part, powers, strip=True):
 
 
 @lru_cache(maxsize=512)
-def _ratio_functions(key, what, powers, plant, structure):
+def _ratio_functions(generic, what, powers, plant, structure):
     """Lambdified numerator and denominator coefficients of a transfer (in z).
 
     The generic rational expression with the delays as ``z**-power``, the
@@ -1530,7 +1534,6 @@ def _ratio_functions(key, what, powers, plant, structure):
     the generic Jacobian symbols (a linearised law) substituted, cancelled
     once by sympy, then lambdified in the gain or Jacobian symbols.
     """
-    generic = _generic_loop(*key)
     expression = generic.expressions[what]
     shifts = dict(zip(generic.shifts, (z**-power for power in powers)))
     values = dict(zip((_CINV, _PHIINV), (sp.nsimplify(v) for v in plant)))
@@ -1624,6 +1627,11 @@ def _linearise(law, structure, model, m, capacity, pinned):
     x0 = np.array([float(values[v]) for v in variables])
     f0 = np.array([_number(label, o.subs(values), f"output {r}") for r, o in enumerate(outputs)])
     bias = f0 - jacobian @ x0
+    # a constant term that cancels to rounding (a memory entry that is a linear
+    # function of the signals) is zero: the derivation's zero pattern must not
+    # depend on the last bit
+    scale = np.abs(f0) + np.abs(jacobian) @ np.abs(x0)
+    bias[np.abs(bias) <= 1e-12 * scale] = 0.0
     described = {str(v): float(values[v]) for v in variables}
     return jacobian, bias, described
 

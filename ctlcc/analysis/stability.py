@@ -66,8 +66,7 @@ def stability_region(m: int, kp: ArrayLike = None, kd: ArrayLike = None,
         1-D arrays of ST-PD's PD gains, >= 0 (without *law*). [1]
     model : {"per_slot", "per_rtt"}, optional
     law : WindowLaw or RateLaw, optional
-        Any law (also as the first argument: ``stability_region(law, m,
-        ...)``); then give exactly two of its gains as 1-D arrays
+        Any law; then give exactly two of its gains as 1-D arrays
         (``kp=..., ki=...``), the others stay as in the law; rows follow
         the gain that comes first in the law's signature.
     **gains
@@ -96,8 +95,9 @@ def stability_region(m: int, kp: ArrayLike = None, kd: ArrayLike = None,
     >>> stability_region(3, law=law, kp=[0.1, 0.5], ki=[0.01, 0.2]).tolist()
     [[True, False], [True, False]]
     """
-    if isinstance(m, (WindowLaw, RateLaw)):      # stability_region(law, m, **gains)
-        law, m, kp = m, kp, None
+    if isinstance(m, (WindowLaw, RateLaw)):
+        raise ParameterError(f"pass the law by keyword, stability_region(m, law=..., "
+                             f"gain=grid, ...); got a {type(m).__name__} as m")
     if law is not None:
         law = _check_law(law)
         grids = dict(gains)
