@@ -794,7 +794,12 @@ class ClosedLoop:
                 raise ParameterError(f"{name} is not a gain of {self.law.name!r}; its gains are "
                                      f"{', '.join(values)} (got {name}={value!r})")
             values[name] = np.asarray(check_finite(name, value), dtype=float)
-        shape = np.broadcast_shapes(*(v.shape for v in values.values()))
+        try:
+            shape = np.broadcast_shapes(*(v.shape for v in values.values()))
+        except ValueError:
+            shapes = ", ".join(f"{k}: {np.shape(v)}" for k, v in gains.items())
+            raise ParameterError(f"the gains must broadcast against each other; got shapes "
+                                 f"{shapes}") from None
         part = "det" if include_queue else "rate_det"
         coefficients, defined = self._coefficients_over_gains(part, values, shape)
         out = np.stack([np.broadcast_to(c, shape) for c in coefficients], axis=-1).astype(float)
@@ -1608,7 +1613,8 @@ def _linearise(law, structure, model, m, capacity, pinned):
     equations += [sp.expand(outputs[1 + i].subs(known) - memory[i]) for i in range(law.memory)]
     try:
         solutions = _solve_fixed_point(label, equations, unknowns, guess, known)
-        solution = min(solutions, key=lambda s: sum((s[u] - guess[u]) ** 2 for u in unknowns))
+        solution = min(solutions, key=lambda s: sum(
+            ((s[u] - guess[u]) / (1.0 + abs(guess[u]))) ** 2 for u in unknowns))
     except LinearisationError:
         if not affine_when_pinned:
             raise
