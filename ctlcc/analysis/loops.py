@@ -1636,7 +1636,8 @@ def _linearise(law, structure, model, m, capacity, pinned):
     # a constant term that cancels to rounding (a memory entry that is a linear
     # function of the signals) is zero: the derivation's zero pattern must not
     # depend on the last bit
-    scale = np.abs(f0) + np.abs(jacobian) @ np.abs(x0)
+    with np.errstate(over="ignore"):            # inf only for rates near 1e308: no rounding to clean
+        scale = np.abs(f0) + np.abs(jacobian) @ np.abs(x0)
     bias[np.abs(bias) <= 1e-12 * scale] = 0.0
     described = {str(v): float(values[v]) for v in variables}
     return jacobian, bias, described
