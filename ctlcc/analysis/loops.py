@@ -1,5 +1,5 @@
 # ctlcc.analysis.loops - the z-domain closed loop of any window or rate law
-"""The closed loop of a user's law around the bottleneck, derived by sympy.
+"""Any law's closed loop around the bottleneck, derived by sympy.
 
 :func:`closed_loop` calls the law's own function on sympy symbols, never a
 typed-in formula: each memory entry becomes a state variable, each one-step
@@ -254,7 +254,7 @@ class LoopResponse(Unpackable):
 
 @dataclass(frozen=True)
 class Margins:
-    """Gain and phase margins of a loop (see :meth:`ClosedLoop.margins`).
+    """Gain and phase margins of a loop (:meth:`ClosedLoop.margins`).
 
     Attributes
     ----------
@@ -263,8 +263,8 @@ class Margins:
         (0, K]; 0 if unstable for arbitrarily small K, inf if none up to
         1e6. [1]
     phase_margin : float
-        180 + arg L at the unit-circle gain crossover |L| = 1 (the smallest
-        over crossovers), inf if |L| never crosses 1. [deg]
+        180 + arg L at the unit-circle gain crossover ``|L| = 1`` (the smallest
+        over crossovers), inf if ``|L|`` never crosses 1. [deg]
     phase_crossover : float
         Frequency of the crossing that sets the gain margin (nan if none).
         [rad/step]
@@ -345,7 +345,7 @@ class StabilityRegion:
 
 @dataclass(frozen=True, eq=False)
 class ClosedLoop:
-    """A law's closed loop around the bottleneck (build it with :func:`closed_loop`).
+    """A law's closed loop (build it with :func:`closed_loop`).
 
     Attributes
     ----------
@@ -478,7 +478,7 @@ class ClosedLoop:
         return bool(schur_stable(self.characteristic_polynomial(include_queue)))
 
     def require_stable(self, quantity="this quantity"):
-        """Raise :class:`UnstableLoopError` unless :meth:`is_stable`; return the radius."""
+        """Raise :class:`UnstableLoopError` unless stable; the radius."""
         if not isinstance(quantity, str):
             raise ParameterError(f"quantity must be a str, got {quantity!r}")
         radius = self.spectral_radius()
@@ -493,7 +493,7 @@ class ClosedLoop:
     # -- transfer functions --------------------------------------------------
 
     def symbolic(self, numeric=True) -> LoopSymbolic:
-        """Transfer functions and characteristic polynomial as sympy expressions.
+        """Transfer functions and characteristic polynomial in sympy.
 
         Parameters
         ----------
@@ -528,7 +528,7 @@ class ClosedLoop:
         return LoopSymbolic(transfers, characteristic, controller, rate_characteristic)
 
     def transfer_function(self, output=None, input=None):
-        """Closed-loop transfer function as a python-control system, dt = 1.
+        """Closed-loop transfer function (python-control, dt = 1).
 
         Built from the exact polynomials in z of the derivation (no
         ``z**-1`` chains are handed to python-control).
@@ -562,7 +562,7 @@ class ClosedLoop:
         return control.tf(numerator, denominator, dt=1)
 
     def open_loop(self):
-        """Loop transfer function L(z), with ``1 + L(z) = 0`` the characteristic equation.
+        """Loop transfer function L(z); ``1 + L = 0`` is the loop's.
 
         The loop is cut where the law reads its measurement: the error (a
         window law) or the excess (a rate law).  ``L = -y/v`` with v the
@@ -579,7 +579,7 @@ class ClosedLoop:
         return control.tf(numerator, denominator, dt=1)
 
     def controller(self):
-        """C(z) of a window law: the window increment over the error it sees.
+        """C(z) of a window law: window increment over its error.
 
         ``(1 - z**-1) W(z) = C(z) E(z)`` for the law alone (its memory
         included); the loop is eq. (4.1)'s with this C(z) in place of the
@@ -601,7 +601,7 @@ class ClosedLoop:
     # -- margins -------------------------------------------------------------
 
     def gain_margin(self, method="crossing") -> float:
-        """Largest K such that the loop with K L(z) is stable for all K' in (0, K].
+        """Largest K with the loop stable for every gain K' L, K' <= K.
 
         0 if the loop is unstable for arbitrarily small K, inf if no K up
         to 1e6 destabilises it.  A nominal loop (K = 1) is stable iff its
@@ -630,10 +630,10 @@ class ClosedLoop:
         return margin_by_crossing(base, part)[0]
 
     def phase_margin(self) -> float:
-        """180 degrees plus arg L(e^{jw}) where |L| = 1, the smallest over crossovers. [deg]
+        """Phase margin: 180 deg plus arg L where ``|L| = 1``. [deg]
 
         Computed on the unit circle away from z = 1 (python-control issue
-        #544: an integrator there); inf when |L| never crosses 1.
+        #544: an integrator there); inf when ``|L|`` never crosses 1.
 
         Examples
         --------
@@ -661,7 +661,7 @@ class ClosedLoop:
     # -- responses -----------------------------------------------------------
 
     def loss_response(self, p: int, n: int, method: str = "z_transform") -> LoopResponse:
-        """Response of a window loop to one loss, thesis eqs. (4.13)-(4.17).
+        """Response of a window loop to one loss, eqs. (4.13)-(4.17).
 
         The loop starts empty at n = 0, the reference steps to the law's
         ``reference`` (4.14) and the bottleneck serves one packet per slot,
@@ -721,7 +721,7 @@ class ClosedLoop:
     # -- stability over gains ------------------------------------------------
 
     def stability_region(self, **grids) -> StabilityRegion:
-        """Stability over a grid of two of the law's gains (the others fixed).
+        """Stability over a grid of two of the law's gains.
 
         Parameters
         ----------
@@ -761,7 +761,7 @@ class ClosedLoop:
                                self.law.name, self.linearised)
 
     def characteristic_coefficients(self, include_queue=True, **gains):
-        """Characteristic polynomial coefficients for arrays of gains (broadcast).
+        """Characteristic coefficients for arrays of gains.
 
         Parameters
         ----------
@@ -1038,7 +1038,7 @@ class ClosedLoop:
 
 def closed_loop(law, m, *, model="per_slot", excess=None, D=None, forward_delay=0,
                 ftt_ref=None, capacity=1.0) -> ClosedLoop:
-    """The closed loop of a window or rate law, derived from its function.
+    """The closed loop of a window or rate law, from its function.
 
     Parameters
     ----------
@@ -1136,7 +1136,7 @@ def closed_loop(law, m, *, model="per_slot", excess=None, D=None, forward_delay=
 
 
 def margin_by_crossing(base, part):
-    """Gain margin of ``P0 + K N`` by its root locus's unit-circle crossings.
+    """Gain margin of ``P0 + K N`` by unit-circle crossings.
 
     ``K = -P0(e^{jw}) / N(e^{jw})`` real and positive, found by a sign
     scan of its imaginary part on w in (0, pi] refined with Brent's method
@@ -1193,7 +1193,7 @@ def margin_by_crossing(base, part):
 
 
 def margin_by_bisection(base, part, smallest=2.0**-12):
-    """Gain margin of ``P0 + K N`` by bisection on K of the Schur-Cohn test.
+    """Gain margin of ``P0 + K N`` by bisection on K (Schur-Cohn).
 
     From the largest stable K in 1, 1/2, 1/4, ... down to *smallest* (a
     margin below that is reported as 0: near z = 1 a double root's

@@ -1,5 +1,5 @@
 # ctlcc.laws.user - a researcher's own window or rate law, written as one function
-"""Bring your own control law: :class:`WindowLaw` and :class:`RateLaw`.
+"""Your own control law: :class:`WindowLaw`, :class:`RateLaw`.
 
 A law is one function of numbers, written with ordinary arithmetic, so that
 the same function feeds the z-domain analysis (:func:`ctlcc.closed_loop`
@@ -166,7 +166,7 @@ RATE_MECHANICS = MappingProxyType({
 
 
 def select(condition, if_true, if_false):
-    """*if_true* where *condition* holds, else *if_false*, for any number type.
+    """*if_true* where *condition* holds, else *if_false*.
 
     The one branch a law may take on its signals.  For Python and numpy
     scalars (and inside numba-compiled code) it is a plain ``if``; when any
@@ -284,7 +284,7 @@ class _Law:
 
     @property
     def mechanics(self):
-        """The sender's options, name -> value (every option, defaults included)."""
+        """The sender's options, name -> value (defaults included)."""
         return dict(self._mechanics)
 
     @property
@@ -308,7 +308,7 @@ class _Law:
         return self._replace(gains={**self._gains, **gains})
 
     def with_mechanics(self, **options):
-        """The same law with some mechanics options changed (checked again).
+        """The same law with some options changed (checked again).
 
         Examples
         --------
@@ -480,7 +480,7 @@ class _Law:
 
 
 class WindowLaw(_Law):
-    """A window law in ST-PD's signals, run by ST-PD's window mechanics.
+    """A window law in ST-PD's signals, with ST-PD's mechanics.
 
     Parameters
     ----------
@@ -544,7 +544,7 @@ class WindowLaw(_Law):
     _samples = ((10.0, 0.5), (30.0, -1.5))
 
     def evaluate(self, window, error, memory=None, **gains):
-        """One update with numbers (floats or arrays): ``(new_window, new_memory)``.
+        """One update with numbers: ``(new_window, new_memory)``.
 
         Parameters
         ----------
@@ -568,7 +568,7 @@ class WindowLaw(_Law):
 
 
 class RateLaw(_Law):
-    """A rate law in Primo's signals, run by Primo's pacing and time-out.
+    """A rate law in Primo's signals, with Primo's mechanics.
 
     Parameters
     ----------
@@ -648,7 +648,7 @@ class RateLaw(_Law):
 
 
 def pd_window_update(window, error, memory, kp, kd):
-    """ST-PD's PD law (3.5) as a window-law update; memory = (err(n-1),).
+    """ST-PD's PD law (3.5) as a window-law update.
 
     ``window + kp*error + kd*(error - memory[0])`` through
     :func:`ctlcc.laws.stpd.pd_update_core`, the core the ``Stpd`` sender
