@@ -371,6 +371,18 @@ class ClosedLoop:
         Partial derivatives of (new value, new memory) with respect to the
         law's arguments (signals then memory) at the operating point (for
         an affine law: anywhere).
+
+    References
+    ----------
+    Xu (2002), eqs. (4.1)-(4.11); Chatté, Ducourthial & Niculescu (2006),
+    §III.
+
+    Examples
+    --------
+    >>> from ctlcc.laws.user import pd_law
+    >>> loop = closed_loop(pd_law(0.033, 0.368), 3)
+    >>> loop
+    ClosedLoop('pd', m=3, model='per_slot', gains={'kp': 0.033, 'kd': 0.368}, stable=True)
     """
 
     law: object
@@ -388,13 +400,14 @@ class ClosedLoop:
     _pinned: tuple = field(repr=False, default=())
 
     def __repr__(self):
-        how = "linearised at its fixed point " if self.linearised else ""
+        how = "linearised at its fixed point" if self.linearised else ""
         point = ""
         if self.linearised and self.operating_point:
             point = " (" + ", ".join(f"{k}={_round(v)}" for k, v in self.operating_point.items()
                                      if not k.startswith("new_")) + ")"
-        return (f"ClosedLoop({self.law.name!r} {how}{point}, m={self.m}, model={self.model!r}, "
-                f"gains={self.law.gains!r}, stable={self.is_stable()})").replace("  ", " ")
+        what = f"{self.law.name!r} {how}{point}".rstrip()
+        return (f"ClosedLoop({what}, m={self.m}, model={self.model!r}, "
+                f"gains={self.law.gains!r}, stable={self.is_stable()})")
 
     @property
     def kind(self):
@@ -421,6 +434,10 @@ class ClosedLoop:
             False (rate loops only): the rate loop alone, the excess an
             input (Primo's per-regime polynomial).
 
+        References
+        ----------
+        Xu (2002), eq. (4.11) (its denominator, the law's C(z) in place of the PD's).
+
         Examples
         --------
         >>> from ctlcc.laws.user import pd_law
@@ -446,6 +463,10 @@ class ClosedLoop:
     def poles(self, include_queue=True) -> np.ndarray:
         """Closed-loop poles, sorted by real then imaginary part.
 
+        References
+        ----------
+        Xu (2002), §4.3.3.
+
         Examples
         --------
         >>> from ctlcc.laws.user import pd_law
@@ -468,6 +489,10 @@ class ClosedLoop:
         :func:`ctlcc.stpd_loop`, :func:`~ctlcc.analysis.stability_region`,
         :func:`~ctlcc.analysis.max_stable_delay` and the margins.  For a
         linearised law this is stability of the linearisation (local).
+
+        References
+        ----------
+        E. I. Jury, *Theory and Application of the z-Transform Method*, 1964.
 
         Examples
         --------
@@ -502,6 +527,10 @@ class ClosedLoop:
             values).  With False an affine law's results are in its gain
             symbols (``sympy.Symbol(name, real=True)``); a linearised law's
             always carry numbers.
+
+        References
+        ----------
+        Xu (2002), eqs. (4.9)-(4.11).
 
         Examples
         --------
@@ -547,6 +576,10 @@ class ClosedLoop:
         control.TransferFunction
             Discrete time, ``dt = 1`` (one slot; per RTT one round trip).
 
+        References
+        ----------
+        Xu (2002), eqs. (4.9)-(4.11).
+
         Examples
         --------
         >>> from ctlcc.laws.user import pd_law
@@ -568,6 +601,10 @@ class ClosedLoop:
         window law) or the excess (a rate law).  ``L = -y/v`` with v the
         law's input and y the measurement the plant returns.
 
+        References
+        ----------
+        Xu (2002), eqs. (4.1), (4.6), (4.7).
+
         Examples
         --------
         >>> from ctlcc.laws.user import pd_law
@@ -584,6 +621,10 @@ class ClosedLoop:
         ``(1 - z**-1) W(z) = C(z) E(z)`` for the law alone (its memory
         included); the loop is eq. (4.1)'s with this C(z) in place of the
         PD's ``kp + kd (1 - z**-1)``.
+
+        References
+        ----------
+        Xu (2002), eq. (4.1).
 
         Examples
         --------
@@ -617,6 +658,10 @@ class ClosedLoop:
             excluded and decided by one stability test), refined with
             Brent's method; or bisection on K of the Schur-Cohn test.
 
+        References
+        ----------
+        E. I. Jury, *Theory and Application of the z-Transform Method*, 1964.
+
         Examples
         --------
         >>> from ctlcc.laws.user import pd_law
@@ -635,6 +680,10 @@ class ClosedLoop:
         Computed on the unit circle away from z = 1 (python-control issue
         #544: an integrator there); inf when ``|L|`` never crosses 1.
 
+        References
+        ----------
+        E. I. Jury, *Theory and Application of the z-Transform Method*, 1964.
+
         Examples
         --------
         >>> from ctlcc.laws.user import pd_law
@@ -645,6 +694,10 @@ class ClosedLoop:
 
     def margins(self) -> Margins:
         """Gain and phase margins with their crossover frequencies.
+
+        References
+        ----------
+        E. I. Jury, *Theory and Application of the z-Transform Method*, 1964.
 
         Examples
         --------
@@ -732,6 +785,10 @@ class ClosedLoop:
         -------
         StabilityRegion
 
+        References
+        ----------
+        Xu (2002), eq. (4.11) (its denominator).
+
         Examples
         --------
         >>> from ctlcc.laws.user import pd_law
@@ -777,6 +834,10 @@ class ClosedLoop:
             Shape ``broadcast shape + (degree + 1,)``, highest power of z
             first, monic; rows where a linearised law has no fixed point
             are NaN.
+
+        References
+        ----------
+        Xu (2002), eq. (4.11) (its denominator).
 
         Examples
         --------
@@ -1104,6 +1165,11 @@ def closed_loop(law, m, *, model="per_slot", excess=None, D=None, forward_delay=
         capacity_value, ftt_value, pinned = 1.0, 1.0, ()
     else:
         check_choice("model", model, ("per_slot",))
+        if law.per != "packet":
+            raise ParameterError(
+                f"closed_loop models a rate law updated before each packet (one step per "
+                f"bottleneck slot, as Primo); {law.name!r} has per={law.per!r}: build the law "
+                f"with per='packet' to analyse it (got per={law.per!r})")
         capacity_value = float(check_positive("capacity", capacity, scalar=True))
         f = check_nonnegative_int("forward_delay", forward_delay, maximum=m)
         tau = law.mechanics["tau"]
@@ -1154,6 +1220,10 @@ def margin_by_crossing(base, part):
     (float, float)
         The margin [1] and the crossing frequency [rad/step] (nan if none).
 
+    References
+    ----------
+    E. I. Jury, *Theory and Application of the z-Transform Method*, 1964.
+
     Examples
     --------
     >>> margin_by_crossing(np.array([1.0, -1.0]), np.array([0.0, 1.0]))  # z - 1 + K: |1 - K| < 1
@@ -1198,6 +1268,10 @@ def margin_by_bisection(base, part, smallest=2.0**-12):
     From the largest stable K in 1, 1/2, 1/4, ... down to *smallest* (a
     margin below that is reported as 0: near z = 1 a double root's
     eigenvalues are too inexact to decide).
+
+    References
+    ----------
+    E. I. Jury, *Theory and Application of the z-Transform Method*, 1964.
 
     Examples
     --------

@@ -389,6 +389,10 @@ class PrimoLoop:
         the regime's band of ΔFTT_D / FTT_ref (the regime's own law when
         the band is empty, e.g. TH_mod = TH_str).
 
+        References
+        ----------
+        Chatté, Ducourthial & Niculescu (2006), §III-C, Algorithm 1.
+
         Examples
         --------
         >>> loop = primo_loop(capacity=125.0, round_trip_time=0.024)   # m = 3

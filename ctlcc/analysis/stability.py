@@ -140,6 +140,11 @@ def max_stable_delay(kp: ArrayLike = None, kd: ArrayLike = None, model: str = "p
     int or ndarray of int
         0 if the loop is already unstable for m = 1.
 
+    References
+    ----------
+    Xu (2002), eq. (4.11); E. I. Jury, *Theory and Application of the
+    z-Transform Method*, 1964.
+
     Examples
     --------
     >>> int(max_stable_delay(0.033, 0.368)), int(max_stable_delay(0.368, 0.033))
@@ -290,6 +295,10 @@ def gain_margin(kp: float = None, kd: float = None, m: int = None, model: str = 
     -------
     float
         The margin K*. [1]
+
+    References
+    ----------
+    E. I. Jury, *Theory and Application of the z-Transform Method*, 1964.
 
     Examples
     --------

@@ -295,6 +295,10 @@ class _Law:
     def with_gains(self, **gains):
         """The same law with some gains changed (checked again).
 
+        References
+        ----------
+        Xu (2002), eq. (3.5); Chatté, Ducourthial & Niculescu (2006), Algorithm 1.
+
         Examples
         --------
         >>> pd_law(0.033, 0.368).with_gains(kp=0.1).gains
@@ -309,6 +313,10 @@ class _Law:
 
     def with_mechanics(self, **options):
         """The same law with some options changed (checked again).
+
+        References
+        ----------
+        Xu (2002), eq. (3.5); Chatté, Ducourthial & Niculescu (2006), Algorithm 1.
 
         Examples
         --------
@@ -557,6 +565,10 @@ class WindowLaw(_Law):
         **gains
             Gains to use instead of the law's.
 
+        References
+        ----------
+        Xu (2002), eqs. (3.2)-(3.5).
+
         Examples
         --------
         >>> pd_law(0.5, 0.25).evaluate(10.0, -1.0, (0.0,))
@@ -635,6 +647,10 @@ class RateLaw(_Law):
             The law's memory (default zeros).
         **gains
             Gains to use instead of the law's.
+
+        References
+        ----------
+        Chatté, Ducourthial & Niculescu (2006), §III, Algorithm 1.
 
         Examples
         --------

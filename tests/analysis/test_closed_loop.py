@@ -529,6 +529,8 @@ BAD = [
      r"forward_delay must be an integer >= 0 and <= 6"),
     (lambda: closed_loop(primo_law(), 6, excess=0.2, model="per_rtt"), ParameterError,
      r"model must be one of 'per_slot'"),
+    (lambda: closed_loop(primo_law(per="rtt"), 6, excess=0.2), ParameterError,
+     r"closed_loop models a rate law updated before each packet .*got per='rtt'"),
     (lambda: closed_loop(WindowLaw(python_if, gains={"k": 1.0}), 3), LinearisationError,
      r"branches with a Python `if` .*ctlcc.laws.user.select"),
     (lambda: closed_loop(WindowLaw(uses_math, gains={"k": 1.0}), 3), LinearisationError,
