@@ -925,6 +925,24 @@ class ClosedLoop:
             return rows, np.ones(shape, dtype=bool)
         # a linearised law: its fixed point, hence its Jacobian, moves with the gains
         flat = {name: np.broadcast_to(value, shape).ravel() for name, value in gain_values.items()}
+        fast = _vectorised_linearisation(structure, self.model, self.m, self.capacity,
+                                         self._pinned, self._reference_or_none())
+        if fast is not None:
+            jacobian, bias, defined, generic = fast(flat)
+            parameters = dict(plant)
+            for symbol, (row, column) in generic.jacobian_symbols.items():
+                parameters[symbol] = jacobian[:, row, column]
+            for symbol, row in generic.bias_symbols.items():
+                parameters[symbol] = bias[:, row]
+            terms = _terms_function(generic, part, self._powers())
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rows = [np.broadcast_to(np.asarray(c, dtype=float), defined.shape)
+                        for c in terms(parameters)]
+            table = np.stack(rows, axis=-1)
+            table[~defined] = 0.0
+            table[~defined, 0] = 1.0   # a harmless monic row, masked by `defined`
+            return ([table[:, k].reshape(shape) for k in range(table.shape[1])],
+                    defined.reshape(shape))
         rows, defined = [], np.ones(int(np.prod(shape, dtype=int)), dtype=bool)
         terms = _terms_function(self._generic, part, self._powers())
         for index in range(defined.size):
@@ -956,6 +974,9 @@ class ClosedLoop:
                 table[index, :len(row)] = row
         table[~defined] = 1.0          # a harmless monic row, masked by `defined`
         return ([table[:, k].reshape(shape) for k in range(width)], defined.reshape(shape))
+
+    def _reference_or_none(self):
+        return float(self.law.mechanics["reference"]) if self.kind == "window" else None
 
     def _margin_polynomials(self):
         """P0 (the open loop's determinant) and N (L's numerator), highest power first."""
@@ -1717,13 +1738,108 @@ def _linearise(law, structure, model, m, capacity, pinned):
     return jacobian, bias, described
 
 
-def _fixed_point_problem(law, structure, model, m, capacity, pinned):
-    """Known signal values, unknowns and a starting guess of the loop's equilibrium."""
-    variables = dict(zip(_SIGNALS[law.kind], structure.signals))
+@lru_cache(maxsize=64)
+def _vectorised_linearisation(structure, model, m, capacity, pinned, reference):
+    """Fixed points and Jacobians over arrays of gains, solved once in the gain symbols.
+
+    For a smooth law (no branch, no kink on a signal) whose equilibrium
+    equations are polynomial of degree <= 4 in at most three unknowns (after
+    clearing denominators), sympy solves them once with the gains as
+    symbols; the solutions, the Jacobian and the law are then lambdified, and
+    a grid of gains costs a few array operations.  At each point the real
+    solution nearest the guess is taken (as :func:`_linearise` does).
+    Returns None when the shortcut does not apply (the caller then
+    linearises point by point).
+    """
+    if structure.nonsmooth:
+        return None
+    known, unknowns, guess = _fixed_point_problem(None, structure, model, m, capacity, pinned,
+                                                  reference)
+    if pinned or len(unknowns) > 3:
+        return None
     memory = structure.memory_symbols
-    if law.kind == "window":
+    target = structure.signals[0]
+    equations = [sp.together(structure.outputs[0].subs(known) - known.get(target, target))]
+    equations += [sp.together(structure.outputs[1 + i].subs(known) - memory[i])
+                  for i in range(structure.memory)]
+    for equation in equations:
+        numerator = sp.fraction(equation)[0]
+        try:
+            if sp.Poly(numerator, *unknowns).total_degree() > 4:
+                return None
+        except sp.PolynomialError:
+            return None
+    try:
+        solutions = sp.solve(equations, unknowns, dict=True)
+    except NotImplementedError:
+        return None
+    if not solutions or any(set(unknowns) - set(solution) for solution in solutions):
+        return None
+    gains = structure.gain_symbols
+    solution_functions = [sp.lambdify(gains, [solution[u] for u in unknowns], "numpy")
+                          for solution in solutions]
+    variables = structure.variables
+    value_function = sp.lambdify(unknowns + list(gains),
+                                 [sp.sympify(known.get(v, v)) for v in variables], "numpy")
+    jacobian_function = sp.lambdify(list(variables) + list(gains), structure.jacobian.tolist(),
+                                    "numpy")
+    output_function = sp.lambdify(list(variables) + list(gains), list(structure.outputs), "numpy")
+    # every entry that can be nonzero somewhere: the derivation used for the whole grid
+    jac_nonzero = tuple((r, c) for r in range(structure.jacobian.rows)
+                        for c in range(structure.jacobian.cols)
+                        if not _is_zero(structure.jacobian[r, c]))
+    constant = [sp.expand(o - sum(structure.jacobian[r, c] * v for c, v in enumerate(variables)))
+                for r, o in enumerate(structure.outputs)]
+    bias_nonzero = tuple(r for r, c in enumerate(constant) if not _is_zero(c))
+    generic = _generic_loop(structure.kind, model, structure.memory, (jac_nonzero, bias_nonzero))
+    guesses = np.array([guess[u] for u in unknowns])
+
+    def evaluate(flat):
+        args = [np.asarray(flat[name], dtype=float) for name in structure.gain_names]
+        size = max(a.size for a in args)
+        args = [np.broadcast_to(a, (size,)) for a in args]
+        complex_args = [a.astype(complex) for a in args]
+        best = np.full((size, len(unknowns)), np.nan)
+        distance = np.full(size, np.inf)
+        with np.errstate(all="ignore"):
+            for function in solution_functions:
+                values = np.array([np.broadcast_to(np.asarray(v, dtype=complex), (size,))
+                                   for v in function(*complex_args)]).T
+                real = np.all(np.isfinite(values) & (np.abs(values.imag)
+                                                     <= 1e-9 * (1 + np.abs(values.real))), axis=1)
+                d = np.sum(((values.real - guesses) / (1 + np.abs(guesses))) ** 2, axis=1)
+                better = real & (d < distance)
+                best[better] = values.real[better]
+                distance[better] = d[better]
+            defined = np.isfinite(distance)
+            point = [np.broadcast_to(np.asarray(v, dtype=float), (size,))
+                     for v in value_function(*best.T, *args)]
+            jac = np.zeros((size, structure.jacobian.rows, structure.jacobian.cols))
+            for r, row in enumerate(jacobian_function(*point, *args)):
+                for c, entry in enumerate(row):
+                    jac[:, r, c] = entry
+            f0 = np.array([np.broadcast_to(np.asarray(v, dtype=float), (size,))
+                           for v in output_function(*point, *args)]).T
+            x0 = np.array(point).T
+            bias = f0 - np.einsum("nrc,nc->nr", jac, x0)
+            scale = np.abs(f0) + np.einsum("nrc,nc->nr", np.abs(jac), np.abs(x0))
+            bias[np.abs(bias) <= 1e-12 * scale] = 0.0
+            defined &= np.all(np.isfinite(jac), axis=(1, 2)) & np.all(np.isfinite(bias), axis=1)
+        jac[~defined] = 0.0
+        bias[~defined] = 0.0
+        return jac, bias, defined, generic
+
+    return evaluate
+
+
+def _fixed_point_problem(law, structure, model, m, capacity, pinned, reference=None):
+    """Known signal values, unknowns and a starting guess of the loop's equilibrium."""
+    kind = structure.kind
+    variables = dict(zip(_SIGNALS[kind], structure.signals))
+    memory = structure.memory_symbols
+    if kind == "window":
         window, error = variables["window"], variables["error"]
-        reference = sp.Float(law.mechanics["reference"])
+        reference = sp.Float(law.mechanics["reference"] if reference is None else reference)
         if model == "per_slot":
             known = {window: sp.Integer(1)}          # arrival = departure, 1 packet/slot
         else:

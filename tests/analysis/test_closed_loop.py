@@ -330,6 +330,17 @@ def test_leaky_law_stability_region_moves_with_its_fixed_point():
             assert region.stable[i, j] == (radius < 1), (a, b)
 
 
+def test_leaky_law_grid_route_equals_one_loop_per_point():
+    # the grid solves the fixed point once in the gain symbols; one loop per gain pair
+    # solves it with numbers: the two routes give the same polynomial
+    base = closed_loop(WindowLaw(leaky, memory=1, gains=LEAKY), 7, model="per_rtt")
+    kp = np.array([0.1, 0.3, 0.9])
+    grid = base.characteristic_coefficients(kp=kp)
+    for i, value in enumerate(kp):
+        single = closed_loop(base.law.with_gains(kp=value), 7, model="per_rtt")
+        np.testing.assert_allclose(grid[i, :3], single.characteristic_polynomial(), atol=1e-12)
+
+
 def test_leaky_law_without_a_fixed_point_is_refused():
     # kp s (1+w)/(c0+w) = drift has no real s when drift leak s^2 ... : with kp = 0 it
     # reads 0 = drift, impossible
