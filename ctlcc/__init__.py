@@ -40,6 +40,8 @@ _LAZY = {
     "tune_breakpoints": "analysis",
     "primo_loop": "analysis",
     "primo_shared_loop": "analysis",
+    "closed_loop": "analysis",
+    "ClosedLoop": "analysis",
     "FuzzySupervisor": "laws.stpd",
     "WindowLaw": "laws.user",
     "RateLaw": "laws.user",
@@ -79,6 +81,8 @@ __all__ = [
     "tune_breakpoints",
     "primo_loop",
     "primo_shared_loop",
+    "closed_loop",
+    "ClosedLoop",
     "jain_index",
     "mathis_constant",
     "mathis_rate",
@@ -90,11 +94,13 @@ __all__ = [
 if TYPE_CHECKING:  # editors and type checkers see the eager imports
     from . import analysis, bounds, crosscheck, laws, references, sim, sweep  # noqa: F401
     from .analysis import (  # noqa: F401
+        ClosedLoop,
         LossResponse,
         SlotScale,
         StpdLoop,
         gain_margin,
         gain_surface,
+        closed_loop,
         max_stable_delay,
         primo_loop,
         primo_shared_loop,

@@ -22,7 +22,7 @@ import numpy as np
 import ctlcc
 from ctlcc import crosscheck
 from ctlcc.analysis import fuzzy_surface as fs
-from ctlcc.analysis import plant, primo as aprimo, stability, stpd as astpd
+from ctlcc.analysis import loops as aloops, plant, primo as aprimo, stability, stpd as astpd
 from ctlcc.bounds import cbraa as bcbraa, fairness, iftp as biftp, mathis, pftk, tokenbucket
 from ctlcc.laws import cbraa as lcbraa, iftp as liftp, primo as lprimo, stpd as lstpd
 from ctlcc.laws import sack, stpd_fuzzy, sttp, tcp as ltcp, tfrc as ltfrc, vegas as lvegas
@@ -59,6 +59,7 @@ def _gap_nonnegative(result, kwargs):
 
 
 _LOOP = ctlcc.stpd_loop(0.033, 0.368, 3)   # stable (thesis §4.3.3); m = 4 is not
+_LAW_LOOP = ctlcc.closed_loop(luser.pd_law(0.033, 0.368), 3)
 _PRIMO = ctlcc.primo_loop(capacity=125.0, round_trip_time=0.1)
 _SHARED = ctlcc.primo_shared_loop(capacity=125.0, round_trip_times=(0.1, 0.12))
 _FUZZY = ctlcc.FuzzySupervisor()
@@ -457,6 +458,52 @@ CASES = [
     Case("analysis.stpd.characteristic_coefficients", astpd.characteristic_coefficients,
          dict(kp=0.033, kd=0.368, m=4),
          dict(kp="nonneg", kd="nonneg", m="int1", model=MODEL), vector=("kp", "kd")),
+    # ------------------------------------------------------------------ analysis.loops
+    Case("closed_loop (window law)", ctlcc.closed_loop,
+         dict(law=luser.pd_law(0.033, 0.368), m=3),
+         dict(law=("obj", luser.WindowLaw), m="int1", model=MODEL),
+         extra=(("a rate argument", dict(excess=0.2), RAISE, "excess"),
+                ("m above MAX_SLOTS", dict(m=10_001), RAISE, "m"))),
+    Case("closed_loop (rate law)", ctlcc.closed_loop,
+         dict(law=luser.primo_law(), m=6, excess=0.2),
+         dict(excess="real", D="int0", forward_delay="int0", ftt_ref="pos", capacity="pos",
+              model=("choice", ("per_slot",))),
+         none_ok=("D", "ftt_ref", "excess"),
+         extra=(("forward delay above m", dict(forward_delay=7), RAISE, "forward_delay"),),
+         covers=()),
+    Case("ClosedLoop.loss_response", _method(_LAW_LOOP, "loss_response"), dict(p=10, n=40),
+         dict(p="int0", n="int1", method=("choice", ("z_transform", "iteration"))),
+         covers=(aloops.ClosedLoop.loss_response,)),
+    Case("ClosedLoop.stability_region", _method(_LAW_LOOP, "stability_region"),
+         dict(kp=[0.033, 0.368], kd=[0.033, 0.368]),
+         dict(kp=("seq", "real"), kd=("seq", "real")),
+         extra=(("unknown gain", dict(ki=[0.1]), RAISE, "ki"),),
+         covers=(aloops.ClosedLoop.stability_region,)),
+    Case("ClosedLoop.characteristic_coefficients",
+         _method(_LAW_LOOP, "characteristic_coefficients"), dict(kp=[0.1, 0.2]),
+         dict(kp="real", kd="real", include_queue="bool"), vector=("kp", "kd"),
+         extra=(("unknown gain", dict(ki=[0.1]), RAISE, "ki"),
+                ("include_queue on a window loop", dict(include_queue=False), RAISE,
+                 "include_queue")),
+         covers=(aloops.ClosedLoop.characteristic_coefficients,)),
+    *[Case(f"ClosedLoop.{name}", _method(_LAW_LOOP, name), {}, dict(include_queue="bool"),
+           extra=(("include_queue on a window loop", dict(include_queue=False), RAISE,
+                   "include_queue"),),
+           covers=(getattr(aloops.ClosedLoop, name),))
+      for name in ("characteristic_polynomial", "poles", "spectral_radius", "is_stable")],
+    Case("ClosedLoop.require_stable", _method(_LAW_LOOP, "require_stable"), {},
+         dict(quantity=("obj", str)), covers=(aloops.ClosedLoop.require_stable,)),
+    Case("ClosedLoop.symbolic", _method(_LAW_LOOP, "symbolic"), {}, dict(numeric="bool"),
+         covers=(aloops.ClosedLoop.symbolic,)),
+    Case("ClosedLoop.transfer_function", _method(_LAW_LOOP, "transfer_function"), {},
+         dict(output=("choice", ("arrival", "occupancy")),
+              input=("choice", ("reference", "departure"))),
+         none_ok=("output", "input"), covers=(aloops.ClosedLoop.transfer_function,)),
+    Case("ClosedLoop.gain_margin", _method(_LAW_LOOP, "gain_margin"), {},
+         dict(method=("choice", ("crossing", "bisection"))),
+         covers=(aloops.ClosedLoop.gain_margin,)),
+    Case("PrimoLoop.closed_loop", _method(_PRIMO, "closed_loop"), dict(regime="moderate"),
+         dict(regime=PRIMO_REGIME), covers=(aprimo.PrimoLoop.closed_loop,)),
     # ------------------------------------------------------------------ analysis.fuzzy_surface
     Case("gain_surface", ctlcc.gain_surface, dict(bdp=np.array([9.0, 31.0]), m=np.array([4, 9])),
          dict(bdp=("seq", "pos"), m=("seq", "int1"), model=MODEL,
@@ -1064,6 +1111,13 @@ EXEMPT = [
                              "numba); WindowLaw checks it and pd_law wraps it"),
     (luser.primo_rate_update, "documented plain-arithmetic law function (floats, arrays, sympy, "
                               "numba); RateLaw checks it and primo_law wraps it"),
+    (aloops.ClosedLoop, "built by closed_loop from checked arguments (its fields are the "
+                        "derivation's); closed_loop has cases"),
+    (aloops.LoopResponse, _RESULT), (aloops.Margins, _RESULT), (aloops.StabilityRegion, _RESULT),
+    (aloops.LoopResponse.plot, "figure helper: draws the result on a matplotlib Axes (ax=None "
+                               "makes one); nothing numeric to validate"),
+    (aloops.StabilityRegion.plot, "figure helper: draws the result on a matplotlib Axes (ax=None "
+                                  "makes one); nothing numeric to validate"),
     (luser.select, "plain-arithmetic branch for laws (floats, arrays, sympy, numba): any "
                    "condition and values are valid"),
     (mathis.MathisValidityWarning, "warning class: nothing to validate"),

@@ -1,5 +1,5 @@
 # ctlcc.laws.user - a researcher's own window or rate law, written as one function
-"""Bring your own control law: :class:`WindowLaw` and :class:`RateLaw`.
+"""Your own control law: :class:`WindowLaw`, :class:`RateLaw`.
 
 A law is one function of numbers, written with ordinary arithmetic, so that
 the same function feeds the z-domain analysis (:func:`ctlcc.closed_loop`
@@ -166,7 +166,7 @@ RATE_MECHANICS = MappingProxyType({
 
 
 def select(condition, if_true, if_false):
-    """*if_true* where *condition* holds, else *if_false*, for any number type.
+    """*if_true* where *condition* holds, else *if_false*.
 
     The one branch a law may take on its signals.  For Python and numpy
     scalars (and inside numba-compiled code) it is a plain ``if``; when any
@@ -284,7 +284,7 @@ class _Law:
 
     @property
     def mechanics(self):
-        """The sender's options, name -> value (every option, defaults included)."""
+        """The sender's options, name -> value (defaults included)."""
         return dict(self._mechanics)
 
     @property
@@ -294,6 +294,10 @@ class _Law:
 
     def with_gains(self, **gains):
         """The same law with some gains changed (checked again).
+
+        References
+        ----------
+        Xu (2002), eq. (3.5); Chatté, Ducourthial & Niculescu (2006), Algorithm 1.
 
         Examples
         --------
@@ -308,7 +312,11 @@ class _Law:
         return self._replace(gains={**self._gains, **gains})
 
     def with_mechanics(self, **options):
-        """The same law with some mechanics options changed (checked again).
+        """The same law with some options changed (checked again).
+
+        References
+        ----------
+        Xu (2002), eq. (3.5); Chatté, Ducourthial & Niculescu (2006), Algorithm 1.
 
         Examples
         --------
@@ -480,7 +488,7 @@ class _Law:
 
 
 class WindowLaw(_Law):
-    """A window law in ST-PD's signals, run by ST-PD's window mechanics.
+    """A window law in ST-PD's signals, with ST-PD's mechanics.
 
     Parameters
     ----------
@@ -544,7 +552,7 @@ class WindowLaw(_Law):
     _samples = ((10.0, 0.5), (30.0, -1.5))
 
     def evaluate(self, window, error, memory=None, **gains):
-        """One update with numbers (floats or arrays): ``(new_window, new_memory)``.
+        """One update with numbers: ``(new_window, new_memory)``.
 
         Parameters
         ----------
@@ -557,6 +565,10 @@ class WindowLaw(_Law):
         **gains
             Gains to use instead of the law's.
 
+        References
+        ----------
+        Xu (2002), eqs. (3.2)-(3.5).
+
         Examples
         --------
         >>> pd_law(0.5, 0.25).evaluate(10.0, -1.0, (0.0,))
@@ -568,7 +580,7 @@ class WindowLaw(_Law):
 
 
 class RateLaw(_Law):
-    """A rate law in Primo's signals, run by Primo's pacing and time-out.
+    """A rate law in Primo's signals, with Primo's mechanics.
 
     Parameters
     ----------
@@ -636,6 +648,10 @@ class RateLaw(_Law):
         **gains
             Gains to use instead of the law's.
 
+        References
+        ----------
+        Chatté, Ducourthial & Niculescu (2006), §III, Algorithm 1.
+
         Examples
         --------
         >>> primo_law().evaluate(110.0, 0.2, 100.0, 120.0)
@@ -648,7 +664,7 @@ class RateLaw(_Law):
 
 
 def pd_window_update(window, error, memory, kp, kd):
-    """ST-PD's PD law (3.5) as a window-law update; memory = (err(n-1),).
+    """ST-PD's PD law (3.5) as a window-law update.
 
     ``window + kp*error + kd*(error - memory[0])`` through
     :func:`ctlcc.laws.stpd.pd_update_core`, the core the ``Stpd`` sender
