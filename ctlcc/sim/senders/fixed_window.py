@@ -15,11 +15,19 @@ Mechanics: a new ACK advances ``snd_una`` and feeds the RFC 6298 estimator
 
 Examples
 --------
+A window of 12 segments, above the path's bandwidth-delay product, keeps the
+1.5 Mb/s bottleneck busy without a loss: goodput = rate x 1000/1054 (payload
+over packet bytes).  A window of 20 leaves at 10 Mb/s in a burst that
+overflows the 14-packet buffer, and again after every timeout (no
+congestion control to back off):
+
 >>> from ctlcc.sim import run, scenarios
->>> s = scenarios.single_bottleneck(buffer=14, protocol=FixedWindow(window=20))
->>> r = run(s, 20.0)
->>> r.flows[0].protocol, r.flows[0].dropped, r.sender_state[0]["resent"]
-('fixed', 0, 0)
+>>> r = run(scenarios.single_bottleneck(buffer=14, protocol=FixedWindow(window=12)), 20.0)
+>>> r.flows[0].protocol, r.flows[0].dropped, round(r.flows[0].goodput_bps / 1.5e6, 2)
+('fixed', 0, 0.95)
+>>> r = run(scenarios.single_bottleneck(buffer=14, protocol=FixedWindow(window=20)), 20.0)
+>>> r.flows[0].dropped > 0, r.sender_state[0]["resent"] > 0
+(True, True)
 """
 
 from dataclasses import dataclass
