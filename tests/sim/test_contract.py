@@ -14,7 +14,6 @@
 import dataclasses
 import inspect
 
-import numpy as np
 import pytest
 
 from ctlcc.errors import ParameterError

@@ -26,7 +26,7 @@ from .layout import (
     C_NEXT_SWITCH, C_P, C_RATE, C_WAIT_SUM, EV_ARRIVE, EV_PACE, EV_RTO, F_CWND, F_LAST_RTT,
     F_MIN_RTT, F_RATE, F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT,
     G_ACK_BITS, G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP,
-    I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DELIVERED, I_DROP_Q, I_RCV_NXT, I_RETX,
+    I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DROP_Q, I_RCV_NXT, I_RETX,
     I_ROUND_RTTS, I_PACE_GEN, I_RTO_GEN, I_RTO_PENDING, I_RTT_SAMPLED, I_SENT, I_SND_MAX,
     I_SND_NXT, I_SND_UNA, I_UNIQUE, K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN,
     K_LIST_OFF, K_LIST_POS, K_LOSS_KIND, K_MAXQ, K_RING_COUNT, K_RING_HEAD, K_RING_OFF, K_SEEN,
@@ -127,33 +127,6 @@ def heap_pop(ht, hs, hk, ha, hb, meta):
         ha[i] = a
         hb[i] = b
     return t0, k0, a0, b0
-
-
-@_inline
-def lookup(ht_, hv, fi, f, head_col, count_col, target, default):
-    """Newest history value recorded at or before *target* (oldest if none)."""
-    count = fi[f, count_col]
-    if count == 0:
-        return default
-    head = fi[f, head_col]
-    size = ht_.shape[1]
-    idx = (head - 1) % size
-    for _ in range(count):
-        if ht_[f, idx] <= target:
-            return hv[f, idx]
-        idx = (idx - 1) % size
-    return hv[f, (head - count) % size]
-
-
-@_inline
-def record(ht_, hv, fi, f, head_col, count_col, t, v):
-    size = ht_.shape[1]
-    head = fi[f, head_col]
-    ht_[f, head] = t
-    hv[f, head] = v
-    fi[f, head_col] = (head + 1) % size
-    if fi[f, count_col] < size:
-        fi[f, count_col] += 1
 
 
 @_jit

@@ -21,8 +21,6 @@ exactly as ``Stpd(gains=(kp, kd))``.
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ...errors import ParameterError
 from ...laws import stpd as law
 from ...laws.stpd_fuzzy import FuzzySupervisor
