@@ -40,7 +40,11 @@ _LAZY = {
     "tune_breakpoints": "analysis",
     "primo_loop": "analysis",
     "primo_shared_loop": "analysis",
+    "closed_loop": "analysis",
+    "ClosedLoop": "analysis",
     "FuzzySupervisor": "laws.stpd",
+    "WindowLaw": "laws.user",
+    "RateLaw": "laws.user",
     "jain_index": "bounds",
     "jain_fairness": "bounds",
     "mathis_constant": "bounds",
@@ -62,6 +66,8 @@ __all__ = [
     "CtlccError",
     "ParameterError",
     "UnstableLoopError",
+    "WindowLaw",
+    "RateLaw",
     "SlotScale",
     "simulate_queue",
     "StpdLoop",
@@ -75,6 +81,8 @@ __all__ = [
     "tune_breakpoints",
     "primo_loop",
     "primo_shared_loop",
+    "closed_loop",
+    "ClosedLoop",
     "jain_index",
     "mathis_constant",
     "mathis_rate",
@@ -86,11 +94,13 @@ __all__ = [
 if TYPE_CHECKING:  # editors and type checkers see the eager imports
     from . import analysis, bounds, crosscheck, laws, references, sim, sweep  # noqa: F401
     from .analysis import (  # noqa: F401
+        ClosedLoop,
         LossResponse,
         SlotScale,
         StpdLoop,
         gain_margin,
         gain_surface,
+        closed_loop,
         max_stable_delay,
         primo_loop,
         primo_shared_loop,
@@ -108,6 +118,7 @@ if TYPE_CHECKING:  # editors and type checkers see the eager imports
         tfrc_rate,
     )
     from .laws.stpd import FuzzySupervisor  # noqa: F401
+    from .laws.user import RateLaw, WindowLaw  # noqa: F401
     from .references import cite  # noqa: F401
 
 

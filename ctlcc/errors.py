@@ -1,7 +1,8 @@
 # ctlcc.errors - the package's exception classes
 """Exception classes raised by ctlcc."""
 
-__all__ = ["CtlccError", "ParameterError", "UnstableLoopError", "ConservationError"]
+__all__ = ["CtlccError", "ParameterError", "UnstableLoopError", "ConservationError", "LawError",
+           "LinearisationError"]
 
 
 class CtlccError(Exception):
@@ -31,3 +32,23 @@ class UnstableLoopError(CtlccError, ValueError):
 
 class ConservationError(CtlccError, RuntimeError):
     """A simulation ended with packets unaccounted for."""
+
+
+class LawError(ParameterError, TypeError):
+    """A user's control law cannot be used as given.
+
+    Raised when a :class:`ctlcc.WindowLaw` or :class:`ctlcc.RateLaw` is
+    built: wrong signature, gains or options, a memory length that does not
+    match what the function returns, or a result that is not finite numbers.
+    The message names the law and the argument.  Both a ``ValueError`` and a
+    ``TypeError`` (as numpy's ``AxisError`` is both a ``ValueError`` and an
+    ``IndexError``), so either ``except`` clause catches it.
+    """
+
+
+class LinearisationError(CtlccError, ValueError):
+    """:func:`ctlcc.closed_loop` cannot linearise a law; the message says why.
+
+    No fixed point, a law not differentiable at its fixed point, or a branch
+    on a value the derivation keeps symbolic.
+    """

@@ -392,6 +392,9 @@ def _run_parallel(todo, staging, options, jobs, report):
     from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context("spawn")
+    from .sim import engine   # compile the packet engine once, here, before the workers load it
+
+    engine.warm(progress=True)
     # longest first: the packet-simulator sections dominate the wall-clock time
     order = {name: i for i, name in enumerate(("crosscheck", "thesis_sim", "primo", "fuzzy", "stpd",
                                                     "fluid"))}

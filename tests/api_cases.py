@@ -24,10 +24,11 @@ import numpy as np
 import ctlcc
 from ctlcc import crosscheck
 from ctlcc.analysis import fuzzy_surface as fs
-from ctlcc.analysis import plant, primo as aprimo, stability, stpd as astpd
+from ctlcc.analysis import loops as aloops, plant, primo as aprimo, stability, stpd as astpd
 from ctlcc.bounds import cbraa as bcbraa, fairness, iftp as biftp, mathis, pftk, tokenbucket
 from ctlcc.laws import cbraa as lcbraa, iftp as liftp, primo as lprimo, stpd as lstpd
 from ctlcc.laws import sack, stpd_fuzzy, sttp, tcp as ltcp, tfrc as ltfrc, vegas as lvegas
+from ctlcc.laws import user as luser
 from ctlcc import claims, references
 from ctlcc.sim import fluid
 
@@ -60,6 +61,7 @@ def _gap_nonnegative(result, kwargs):
 
 
 _LOOP = ctlcc.stpd_loop(0.033, 0.368, 3)   # stable (thesis §4.3.3); m = 4 is not
+_LAW_LOOP = ctlcc.closed_loop(luser.pd_law(0.033, 0.368), 3)
 _PRIMO = ctlcc.primo_loop(capacity=125.0, round_trip_time=0.1)
 _SHARED = ctlcc.primo_shared_loop(capacity=125.0, round_trip_times=(0.1, 0.12))
 _FUZZY = ctlcc.FuzzySupervisor()
@@ -145,6 +147,60 @@ CASES = [
     Case("laws.primo.mean_gap", lprimo.mean_gap, dict(previous=0.01, gap=0.02, gain=0.125),
          dict(previous="nonneg", gap="pos", gain=("interval", 0.0, 1.0, "right")),
          vector=("previous", "gap")),
+    # ------------------------------------------------------------------ laws.user
+    Case("laws.user.WindowLaw", luser.WindowLaw,
+         dict(update=luser.pd_window_update, memory=1, gains=dict(kp=0.5, kd=0.25)),
+         dict(memory="int0", per=("choice", luser.WINDOW_PER), reference="nonneg",
+              start=("choice", luser.WINDOW_MECHANICS["start"].choices), inflation="bool",
+              name=("obj", str)),
+         none_ok=("per", "name"),
+         extra=(("gain a bool", dict(gains=dict(kp=True, kd=0.25)), RAISE, "kp"),
+                ("gain nan", dict(gains=dict(kp=np.nan, kd=0.25)), RAISE, "kp"),
+                ("gain missing", dict(gains=dict(kp=0.5)), RAISE, "kd"),
+                ("gain unknown", dict(gains=dict(kp=0.5, kd=0.2, ki=1.0)), RAISE, "ki"),
+                ("gains not a dict", dict(gains=[0.5, 0.25]), RAISE, "gains"),
+                ("memory too long", dict(memory=2), RAISE, "memory"),
+                ("unknown option", dict(repairs="dupack"), RAISE, "repairs"),
+                ("update not callable", dict(update=1.5), RAISE, "update"))),
+    Case("laws.user.WindowLaw.evaluate", _method(luser.pd_law(0.5, 0.25), "evaluate"),
+         dict(window=10.0, error=-1.0, memory=(0.0,)),
+         dict(window="real", error="real"),
+         vector=("window", "error"), none_ok=("memory",),
+         extra=(("memory too long", dict(memory=(0.0, 0.0)), RAISE, "memory"),
+                ("memory a float", dict(memory=0.0), RAISE, "memory"),
+                ("memory nan", dict(memory=(np.nan,)), RAISE, "memory[0]"),
+                ("memory a str", dict(memory=("abc",)), RAISE, "memory[0]"),
+                ("unknown gain", dict(ki=1.0), RAISE, "ki"),
+                ("gain nan", dict(kp=np.nan), RAISE, "kp")),
+         covers=(luser.WindowLaw.evaluate,)),
+    Case("laws.user.RateLaw", luser.RateLaw,
+         dict(update=luser.primo_rate_update, gains=luser.primo_law().gains),
+         dict(memory="int0", per=("choice", luser.RATE_PER), tau="pos",
+              restart_jitter=("interval", 0.0, 1.0, "left"), timeout_backoff="bool"),
+         none_ok=("per",),
+         extra=(("gain a str", dict(gains={**luser.primo_law().gains, "W1": "0.5"}), RAISE,
+                 "W1"),
+                ("memory too long", dict(memory=1), RAISE, "memory"))),
+    Case("laws.user.RateLaw.evaluate", _method(luser.primo_law(), "evaluate"),
+         dict(rate=110.0, excess=0.2, received=100.0, previous=120.0),
+         dict(rate="real", excess="real", received="real", previous="real"),
+         vector=("rate", "excess", "received", "previous"),
+         extra=(("memory too long", dict(memory=(0.0,)), RAISE, "memory"),),
+         covers=(luser.RateLaw.evaluate,)),
+    Case("laws.user.pd_law", luser.pd_law, dict(kp=0.5, kd=0.25),
+         dict(kp="nonneg", kd="nonneg"),
+         extra=(("unknown option", dict(repairs="dupack"), RAISE, "repairs"),)),
+    Case("laws.user.primo_law", luser.primo_law, {},
+         dict(params=("obj", lprimo.PrimoParams), timeout=("choice", ("outstanding", "literal"))),
+         none_ok=("params", "timeout")),
+    Case("laws.user.WindowLaw.with_gains", _method(luser.pd_law(0.5, 0.25), "with_gains"),
+         dict(kp=0.1), dict(kp="real", kd="real"),
+         extra=(("unknown gain", dict(ki=1.0), RAISE, "ki"),),
+         covers=(luser.WindowLaw.with_gains,)),
+    Case("laws.user.WindowLaw.with_mechanics", _method(luser.pd_law(0.5, 0.25), "with_mechanics"),
+         dict(start="pd"), dict(start=("choice", ("pd", "slow_start")), reference="nonneg"),
+         extra=(("unknown option", dict(repairs="dupack"), RAISE, "repairs"),),
+         covers=(luser.WindowLaw.with_mechanics,)),
     # ------------------------------------------------------------------ laws.iftp
     Case("laws.iftp.WindowState", liftp.WindowState, dict(n=4, ssthresh=8),
          dict(n="int1", ssthresh="int1")),
@@ -410,6 +466,52 @@ CASES = [
     Case("analysis.stpd.characteristic_coefficients", astpd.characteristic_coefficients,
          dict(kp=0.033, kd=0.368, m=4),
          dict(kp="nonneg", kd="nonneg", m="int1", model=MODEL), vector=("kp", "kd")),
+    # ------------------------------------------------------------------ analysis.loops
+    Case("closed_loop (window law)", ctlcc.closed_loop,
+         dict(law=luser.pd_law(0.033, 0.368), m=3),
+         dict(law=("obj", luser.WindowLaw), m="int1", model=MODEL),
+         extra=(("a rate argument", dict(excess=0.2), RAISE, "excess"),
+                ("m above MAX_SLOTS", dict(m=10_001), RAISE, "m"))),
+    Case("closed_loop (rate law)", ctlcc.closed_loop,
+         dict(law=luser.primo_law(), m=6, excess=0.2),
+         dict(excess="real", D="int0", forward_delay="int0", ftt_ref="pos", capacity="pos",
+              model=("choice", ("per_slot",))),
+         none_ok=("D", "ftt_ref", "excess"),
+         extra=(("forward delay above m", dict(forward_delay=7), RAISE, "forward_delay"),),
+         covers=()),
+    Case("ClosedLoop.loss_response", _method(_LAW_LOOP, "loss_response"), dict(p=10, n=40),
+         dict(p="int0", n="int1", method=("choice", ("z_transform", "iteration"))),
+         covers=(aloops.ClosedLoop.loss_response,)),
+    Case("ClosedLoop.stability_region", _method(_LAW_LOOP, "stability_region"),
+         dict(kp=[0.033, 0.368], kd=[0.033, 0.368]),
+         dict(kp=("seq", "real"), kd=("seq", "real")),
+         extra=(("unknown gain", dict(ki=[0.1]), RAISE, "ki"),),
+         covers=(aloops.ClosedLoop.stability_region,)),
+    Case("ClosedLoop.characteristic_coefficients",
+         _method(_LAW_LOOP, "characteristic_coefficients"), dict(kp=[0.1, 0.2]),
+         dict(kp="real", kd="real", include_queue="bool"), vector=("kp", "kd"),
+         extra=(("unknown gain", dict(ki=[0.1]), RAISE, "ki"),
+                ("include_queue on a window loop", dict(include_queue=False), RAISE,
+                 "include_queue")),
+         covers=(aloops.ClosedLoop.characteristic_coefficients,)),
+    *[Case(f"ClosedLoop.{name}", _method(_LAW_LOOP, name), {}, dict(include_queue="bool"),
+           extra=(("include_queue on a window loop", dict(include_queue=False), RAISE,
+                   "include_queue"),),
+           covers=(getattr(aloops.ClosedLoop, name),))
+      for name in ("characteristic_polynomial", "poles", "spectral_radius", "is_stable")],
+    Case("ClosedLoop.require_stable", _method(_LAW_LOOP, "require_stable"), {},
+         dict(quantity=("obj", str)), covers=(aloops.ClosedLoop.require_stable,)),
+    Case("ClosedLoop.symbolic", _method(_LAW_LOOP, "symbolic"), {}, dict(numeric="bool"),
+         covers=(aloops.ClosedLoop.symbolic,)),
+    Case("ClosedLoop.transfer_function", _method(_LAW_LOOP, "transfer_function"), {},
+         dict(output=("choice", ("arrival", "occupancy")),
+              input=("choice", ("reference", "departure"))),
+         none_ok=("output", "input"), covers=(aloops.ClosedLoop.transfer_function,)),
+    Case("ClosedLoop.gain_margin", _method(_LAW_LOOP, "gain_margin"), {},
+         dict(method=("choice", ("crossing", "bisection"))),
+         covers=(aloops.ClosedLoop.gain_margin,)),
+    Case("PrimoLoop.closed_loop", _method(_PRIMO, "closed_loop"), dict(regime="moderate"),
+         dict(regime=PRIMO_REGIME), covers=(aprimo.PrimoLoop.closed_loop,)),
     # ------------------------------------------------------------------ analysis.fuzzy_surface
     Case("gain_surface", ctlcc.gain_surface, dict(bdp=np.array([9.0, 31.0]), m=np.array([4, 9])),
          dict(bdp=("seq", "pos"), m=("seq", "int1"), model=MODEL,
@@ -986,6 +1088,14 @@ _SIM_FACTORIES += [
     lambda: Case("sim.senders.Sack", _senders.Sack, {},
          dict(dupthresh="int1", limited_transmit="bool", rescue="bool"),
          none_ok=("dupthresh", "limited_transmit")),
+    lambda: Case("sim.senders.FixedWindow", _senders.FixedWindow, {}, dict(window="pos")),
+    lambda: Case("sim.senders.WindowLawSender", _senders.WindowLawSender,
+         dict(law=luser.pd_law(0.1, 0.2)), dict(law=("obj", luser.WindowLaw))),
+    lambda: Case("sim.senders.RateLawSender", _senders.RateLawSender,
+         dict(law=luser.primo_law()), dict(law=("obj", luser.RateLaw))),
+    lambda: Case("sim.warm", __import__("ctlcc.sim", fromlist=["warm"]).warm,
+         dict(protocols=["primo"], progress=False),   # compiled by the sim cases' fixture
+         dict(protocols=("obj", list), progress="bool"), none_ok=("protocols",)),
     lambda: Case("sim.senders.resolve", _senders.resolve, dict(protocol="vegas"),
          dict(protocol=("choice", _senders.PROTOCOLS), sender=("obj", _senders.SenderSpec)),
          none_ok=("protocol", "sender"),
@@ -1165,6 +1275,21 @@ EXEMPT = [
     (ctlcc.ParameterError, "exception class (the one the harness expects)"),
     (ctlcc.UnstableLoopError, "exception class (message and spectral radius given by ctlcc)"),
     (ctlcc.errors.ConservationError, "exception class raised by the packet engine"),
+    (ctlcc.errors.LawError, "exception class raised by WindowLaw/RateLaw"),
+    (ctlcc.errors.LinearisationError, "exception class raised by closed_loop"),
+    (luser.pd_window_update, "documented plain-arithmetic law function (floats, arrays, sympy, "
+                             "numba); WindowLaw checks it and pd_law wraps it"),
+    (luser.primo_rate_update, "documented plain-arithmetic law function (floats, arrays, sympy, "
+                              "numba); RateLaw checks it and primo_law wraps it"),
+    (aloops.ClosedLoop, "built by closed_loop from checked arguments (its fields are the "
+                        "derivation's); closed_loop has cases"),
+    (aloops.LoopResponse, _RESULT), (aloops.Margins, _RESULT), (aloops.StabilityRegion, _RESULT),
+    (aloops.LoopResponse.plot, "figure helper: draws the result on a matplotlib Axes (ax=None "
+                               "makes one); nothing numeric to validate"),
+    (aloops.StabilityRegion.plot, "figure helper: draws the result on a matplotlib Axes (ax=None "
+                                  "makes one); nothing numeric to validate"),
+    (luser.select, "plain-arithmetic branch for laws (floats, arrays, sympy, numba): any "
+                   "condition and values are valid"),
     (mathis.MathisValidityWarning, "warning class: nothing to validate"),
     (lprimo.regime_update, "documented plain-arithmetic core of Algorithm 1 that also takes "
                            "sympy symbols; next_rate is the checked entry point"),
@@ -1193,10 +1318,15 @@ EXEMPT += [(_senders.SenderSpec, "base class of the sender specs: no fields; its
                                  "have cases")]
 EXEMPT += [(cls.init_flow, "engine hook: the engine calls it with the arrays it allocated "
                            "and the scenario's checked TcpOptions, never with user input")
-           for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "init_flow" in vars(cls)]
+           for cls in (_senders.SenderSpec,) + _senders.ENGINE if "init_flow" in vars(cls)]
 EXEMPT += [(cls.final_state, "engine hook: SimResult's builder calls it with the run's arrays "
                              "after the run, never with user input")
-           for cls in (_senders.SenderSpec,) + _senders.REGISTRY if "final_state" in vars(cls)]
+           for cls in (_senders.SenderSpec,) + _senders.ENGINE if "final_state" in vars(cls)]
+EXEMPT += [(getattr(cls, name), "sender contract method the engine calls with the arrays it "
+                                "allocated and the scenario's checked TcpOptions (table_shape, "
+                                "python_step, error_message), never with user input")
+           for cls in (_senders.SenderSpec,) + _senders.ENGINE
+           for name in ("table_shape", "python_step", "error_message") if name in vars(cls)]
 
 # Arithmetic cores are exempt by design (one law, two uses; see ctlcc.laws):
 # a ``*_core`` function is plain arithmetic on numbers that the packet engine

@@ -27,7 +27,7 @@ PUBLIC_MODULES = (
     "ctlcc", "ctlcc.errors", "ctlcc.references", "ctlcc.claims", "ctlcc.laws.cbraa",
     "ctlcc.laws.iftp", "ctlcc.laws.primo", "ctlcc.laws.stpd", "ctlcc.laws.sttp",
     "ctlcc.laws.stpd_fuzzy", "ctlcc.laws.tfrc", "ctlcc.laws.sack", "ctlcc.laws.tcp",
-    "ctlcc.laws.vegas", "ctlcc.bounds",
+    "ctlcc.laws.vegas", "ctlcc.laws.user", "ctlcc.bounds",
     "ctlcc.bounds.cbraa", "ctlcc.bounds.fairness", "ctlcc.bounds.iftp", "ctlcc.bounds.mathis",
     "ctlcc.bounds.pftk", "ctlcc.bounds.tokenbucket", "ctlcc.analysis", "ctlcc.analysis.plant",
     "ctlcc.analysis.stability", "ctlcc.analysis.primo", "ctlcc.analysis.stpd",

@@ -1,5 +1,10 @@
 # ctlcc.analysis - the bottleneck plant, z-domain closed loops, stability, transients
-"""The bottleneck plant and the z-domain closed loops built around it."""
+"""The bottleneck plant and the z-domain closed loops built around it.
+
+:func:`closed_loop` derives the loop of any law (:class:`ctlcc.WindowLaw`,
+:class:`ctlcc.RateLaw`); :func:`stpd_loop` and :func:`primo_loop` are thin
+callers of it with the papers' laws.
+"""
 
 import importlib
 from typing import TYPE_CHECKING
@@ -14,11 +19,16 @@ _LAZY = {
     "PrimoLoop": "primo", "PrimoSharedLoop": "primo", "primo_loop": "primo",
     "primo_shared_loop": "primo",
     "gain_surface": "fuzzy_surface", "tune_breakpoints": "fuzzy_surface",
+    "closed_loop": "loops", "ClosedLoop": "loops", "LoopResponse": "loops",
+    "StabilityRegion": "loops", "Margins": "loops",
 }
-_SUBMODULES = ("plant", "stability", "stpd", "primo", "fuzzy_surface")
+_SUBMODULES = ("plant", "stability", "stpd", "primo", "fuzzy_surface", "loops")
 
 if TYPE_CHECKING:
     from . import plant, stability  # noqa: F401
+    from . import loops  # noqa: F401
+    from .loops import (ClosedLoop, LoopResponse, Margins, StabilityRegion,  # noqa: F401
+                              closed_loop)
     from .fuzzy_surface import gain_surface, tune_breakpoints  # noqa: F401
     from .plant import SlotScale, simulate_queue  # noqa: F401
     from .primo import PrimoLoop, PrimoSharedLoop, primo_loop, primo_shared_loop  # noqa: F401
@@ -29,6 +39,12 @@ if TYPE_CHECKING:
 __all__ = [
     "plant",
     "stability",
+    "loops",
+    "closed_loop",
+    "ClosedLoop",
+    "LoopResponse",
+    "Margins",
+    "StabilityRegion",
     "SlotScale",
     "simulate_queue",
     "StpdLoop",

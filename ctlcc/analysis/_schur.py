@@ -66,17 +66,19 @@ def schur_stable(coefficients):
 def _schur_stable_rows(poly):
     """Schur-Cohn recursion on a list of coefficient arrays (highest first).
 
-    Each coefficient is its own contiguous array, so every step is a few
-    whole-array operations however many polynomials are tested at once.
+    The coefficients are stacked on a leading axis, so every step is a few
+    whole-array operations however many polynomials are tested at once and
+    however high their degree (no Python loop over the coefficients: a
+    degree-10000 polynomial takes 10000 vector steps).
     """
-    stable = np.ones(np.shape(poly[0]), dtype=bool)
-    while len(poly) > 1:
+    poly = np.stack(np.broadcast_arrays(*[np.asarray(c, dtype=float) for c in poly]))
+    stable = np.ones(poly.shape[1:], dtype=bool)
+    while poly.shape[0] > 1:
         lead, const = poly[0], poly[-1]
         stable &= np.abs(const) < (1.0 - STABILITY_TOLERANCE) * np.abs(lead)
-        degree = len(poly) - 1
         # (lead p(z) - const z**n p(1/z)) / z: its z**n term vanishes
-        reduced = [lead * poly[k] - const * poly[degree - k] for k in range(degree)]
+        reduced = lead * poly[:-1] - const * poly[:0:-1]
         scale = np.abs(reduced[0])
         scale = np.where(scale > 0, scale, 1.0)  # keep the numbers O(1)
-        poly = [row / scale for row in reduced]
+        poly = reduced / scale
     return bool(stable) if stable.ndim == 0 else stable

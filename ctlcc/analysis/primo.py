@@ -28,7 +28,10 @@ Loop equations (normalised: capacity 1 packet/slot)
       ``TH * FTT_ref * C`` packets.
 
 Inside one regime the rate loop is linear and does *not* feed back the queue:
-sympy solves it (``z**-1`` shift) to ``X/R = (1-W2) W1 F / (1 - W2 z**-1 -
+:func:`ctlcc.closed_loop` solves it (this module is a thin caller: the law of
+one regime is the :class:`ctlcc.RateLaw` of :func:`ctlcc.laws.primo.regime_update`
+with that regime's F, and ``closed_loop(primo_law(params), m, excess=x)``
+gives the same loop for any excess x inside the regime) (``z**-1`` shift) to ``X/R = (1-W2) W1 F / (1 - W2 z**-1 -
 (1-W2)(1-W1) z**-m)``, whose poles do not depend on F (strong, moderate and
 release share them) and lie inside the unit circle for every W1, W2 in (0, 1)
 (Rouché: ``W2 + (1-W2)(1-W1) < 1``).  The queue adds a pole at z = 1: in a
@@ -71,6 +74,8 @@ from .._validation import (check_bool, check_choice, check_finite, check_instanc
                            check_interval, check_nonnegative, check_positive, check_positive_int)
 from ..errors import ParameterError
 from ..laws import primo as _law
+from ..laws.user import RateLaw
+from . import loops as _loops
 from . import plant as _plant
 
 __all__ = [
@@ -328,14 +333,32 @@ class PrimoLoop:
         """
         _law._check_regime(regime)
         check_bool("numeric", numeric)
-        generic = _derive(self.m, regime == "hold", self.f)
+        hold = regime == "hold"
+        loop = self._regime_loop(hold)
+        symbolic = loop.symbolic(numeric=False)
+        rename = {symbol: {"W1": W1_symbol, "W2": W2_symbol, "F": F_symbol}[symbol.name]
+                  for expression in (*symbolic.transfers.values(), symbolic.rate_characteristic)
+                  for symbol in expression.free_symbols if symbol.name in ("W1", "W2", "F")}
+        # the rate loop's polynomial times z**(m - degree): degree m, as z**m times the
+        # determinant (the hold regime keeps its roots at z = 0)
+        rate_poly = sp.Poly(symbolic.rate_characteristic.xreplace(rename), _loops.z)
+        characteristic = sp.expand(rate_poly.as_expr() * _loops.z ** (self.m - rate_poly.degree()))
+        n = sp.Symbol("n", integer=True)
+        x, r = sp.Function("x"), sp.Function("r")
+        law_time = sp.Eq(x(n), _law.regime_update(x(n - self.m), x(n - 1), r(n),
+                                                  None if hold else F_symbol, W1_symbol,
+                                                  W2_symbol))
+        parts = (sp.cancel(symbolic.transfer("rate", "received").xreplace(rename)),
+                 characteristic, law_time,
+                 sp.cancel(symbolic.transfer("occupancy", "received").xreplace(rename)),
+                 sp.expand(characteristic * (_loops.z - 1)))
         if not numeric:
-            return PrimoSymbolic(regime, *_tail(generic))
+            return PrimoSymbolic(regime, *parts)
         values = {W1_symbol: sp.nsimplify(self.params.W1), W2_symbol: sp.nsimplify(self.params.W2)}
         factor = self.params.factor(regime)
         if factor is not None:
             values[F_symbol] = sp.nsimplify(factor)
-        return PrimoSymbolic(regime, *(expression.subs(values) for expression in _tail(generic)))
+        return PrimoSymbolic(regime, *(expression.subs(values) for expression in parts))
 
     def characteristic_polynomial(self, regime, include_queue=False):
         """Characteristic polynomial coefficients, highest power first.
@@ -358,6 +381,42 @@ class PrimoLoop:
         check_bool("include_queue", include_queue)
         function = _coefficient_function(self.m, regime == "hold", include_queue)
         return function(self.params.W1, self.params.W2)
+
+    def closed_loop(self, regime):
+        """The loop of *regime* through the public path, :func:`ctlcc.closed_loop`.
+
+        ``closed_loop(primo_law(params), m, excess=x, ...)`` with x inside
+        the regime's band of ΔFTT_D / FTT_ref (the regime's own law when
+        the band is empty, e.g. TH_mod = TH_str).
+
+        References
+        ----------
+        Chatté, Ducourthial & Niculescu (2006), §III-C, Algorithm 1.
+
+        Examples
+        --------
+        >>> loop = primo_loop(capacity=125.0, round_trip_time=0.024)   # m = 3
+        >>> loop.closed_loop("moderate").characteristic_polynomial(include_queue=False).round(3).tolist()
+        [1.0, -0.9, 0.0, -0.05]
+        """
+        _law._check_regime(regime)
+        from ..laws.user import primo_law
+
+        p = self.params
+        bands = {"strong": (p.TH_str, p.TH_str + 1.0), "moderate": (p.TH_mod, p.TH_str),
+                 "hold": (p.TH_rel, p.TH_mod), "release": (p.TH_rel - 1.0, p.TH_rel)}
+        low, high = bands[regime]
+        common = dict(D=self.d, forward_delay=self.f, ftt_ref=self.ftt_ref * self.capacity,
+                      capacity=self.capacity)
+        if high > low:
+            return _loops.closed_loop(primo_law(p), self.m, excess=0.5 * (low + high), **common)
+        return _loops.closed_loop(_regime_law(p, regime), self.m, **common)
+
+    def _regime_loop(self, hold):
+        """The regime's loop in normalised units (rates in packets/slot, C = 1)."""
+        return _loops.closed_loop(_regime_law(self.params, "hold" if hold else "strong"), self.m,
+                                  D=self.d, forward_delay=self.f,
+                                  ftt_ref=self.ftt_ref * self.capacity)
 
     def poles(self, regime: str, include_queue: bool = False) -> np.ndarray:
         """Poles of the rate loop in *regime*, sorted by decreasing magnitude.
@@ -547,8 +606,9 @@ class PrimoLoop:
         am = -polynomial[-1]
         if self.m == 1:
             a1, am = 0.0, -polynomial[1]
-        transfer = _numerator_function(self.m)(self.params.W1, self.params.W2,
-                                               self.params.factor(regime))
+        # the gain of r(n) in x(n), (1 - W2) W1 F: the derived Jacobian's "received" entry
+        law = _regime_law(self.params, regime)
+        transfer = _loops.closed_loop(law, self.m).jacobian[0, 2]
         return float(a1), float(am), float(transfer)
 
     def _cycle_iterate(self, cycles, warmup):
@@ -1065,94 +1125,45 @@ def _steps(name, duration, capacity, allow_zero=False):
     return steps
 
 
-@lru_cache(maxsize=4)
-def _derive_generic(hold):
-    """Solve law + plant, shifted into z, with the delays as symbols.
-
-    ``q1`` stands for ``z**-1``, ``qm`` for ``z**-m`` and ``qf`` for
-    ``z**-f``: the derivation is done once for every delay and the numbers
-    are read off the result.  Unknowns X (rate) and B (queue); inputs R
-    (reception rate) and S (service, C per slot).
-    """
-    X, B, R, S, q1, qm, qf = sp.symbols("X B R S q_1 q_m q_f")
-    factor = None if hold else F_symbol
-    equations = [
-        sp.Eq(X, _law.regime_update(qm * X, q1 * X, R, factor, W1_symbol, W2_symbol)),
-        sp.Eq(B, _plant.queue_step_linear(q1 * B, qf * X, S)),
-    ]
-    solution = sp.solve(equations, [X, B], dict=True)[0]
-    rate_matrix, _ = sp.linear_eq_to_matrix(equations[:1], [X])
-    full_matrix, _ = sp.linear_eq_to_matrix(equations, [X, B])
-    rate_det = sp.expand(rate_matrix.det())               # 1 - W2 q1 - (1-W2)(1-W1) qm
-    full_det = sp.expand(full_matrix.det())               # ... times (1 - q1): the queue
-    if qf in full_det.free_symbols:                       # the queue is not fed back
-        raise RuntimeError("unexpected: the queue feeds back inside a regime")
-    return {
-        "shifts": (q1, qm, qf),
-        "rate_transfer": sp.factor(sp.diff(solution[X], R)),
-        "occupancy_transfer": sp.factor(sp.diff(solution[B], R)),
-        "rate_det": rate_det,
-        "rate_terms": tuple(sp.Poly(rate_det, q1, qm).terms()),
-        "full_terms": tuple(sp.Poly(full_det, q1, qm).terms()),
-    }
+def _regime_rate_update(rate, excess, received, previous, memory, W1, W2, F):
+    """Algorithm 1 inside one regime of factor F, as a rate-law update."""
+    return _law.regime_update(previous, rate, received, F, W1, W2), ()
 
 
-@lru_cache(maxsize=128)
-def _derive(m, hold, f=0):
-    """The regime's loop for delays m and f, as sympy expressions in z."""
-    generic = _derive_generic(hold)
-    q1, qm, qf = generic["shifts"]
-    n = sp.Symbol("n", integer=True)
-    x, r = sp.Function("x"), sp.Function("r")
-    factor = None if hold else F_symbol
-    law_time = sp.Eq(x(n), _law.regime_update(x(n - m), x(n - 1), r(n), factor,
-                                              W1_symbol, W2_symbol))
-    shifts = {q1: z**-1, qm: z**-m, qf: z**-f}
-    characteristic = sp.expand(generic["rate_det"].subs(shifts) * z**m)
-    transfer = sp.cancel(generic["rate_transfer"].subs(shifts))
-    occupancy = sp.cancel(generic["occupancy_transfer"].subs(shifts))
-    with_queue = sp.expand(characteristic * (z - 1))
-    return PrimoSymbolic("hold" if hold else "F", transfer, characteristic, law_time,
-                         occupancy, with_queue)
+def _hold_rate_update(rate, excess, received, previous, memory, W1, W2):
+    """Algorithm 1 in the hold regime: the rate is kept."""
+    return _law.regime_update(previous, rate, received, None, W1, W2), ()
 
 
-def _tail(symbolic):
-    return (symbolic.rate_transfer, symbolic.characteristic, symbolic.difference_equation,
-            symbolic.occupancy_transfer, symbolic.characteristic_with_queue)
+def _regime_law(params, regime):
+    """The law of one regime (:func:`ctlcc.laws.primo.regime_update`) as a RateLaw."""
+    factor = params.factor(regime)
+    if factor is None:
+        return RateLaw(_hold_rate_update, gains={"W1": params.W1, "W2": params.W2},
+                       name="primo_hold", tau=params.tau)
+    return RateLaw(_regime_rate_update, gains={"W1": params.W1, "W2": params.W2, "F": factor},
+                   name=f"primo_{regime}", tau=params.tau)
 
 
 @lru_cache(maxsize=256)
 def _coefficient_function(m, hold, include_queue=False):
-    """Coefficients of z**degree * determinant, highest power first (derived).
+    """Coefficients of z**degree * determinant, highest power first.
 
-    ``q1**a qm**b`` becomes ``z**(degree - a - m b)``, i.e. index ``a + m b``.
+    The regime's loop from :func:`ctlcc.closed_loop` (vectorised over W1,
+    W2); degree m (the rate loop) or m + 1 (with the queue): the hold
+    regime keeps its roots at z = 0.
     """
-    generic = _derive_generic(hold)
-    q1, qm, _ = generic["shifts"]
+    template = _loops.closed_loop(_regime_law(_law.PrimoParams(), "hold" if hold else "strong"), m)
     degree = m + (1 if include_queue else 0)
-    terms = []
-    for (a, b), coefficient in generic["full_terms" if include_queue else "rate_terms"]:
-        index = a + m * b
-        if index > degree:
-            raise ParameterError(f"delay m={m} too short for the derived loop")
-        terms.append((index, sp.lambdify((W1_symbol, W2_symbol), coefficient, "math")))
 
     def evaluate(W1, W2):
-        coefficients = np.zeros(degree + 1)
-        for index, function in terms:
-            coefficients[index] += float(function(W1, W2))
-        return coefficients
+        coefficients = template.characteristic_coefficients(
+            W1=W1, W2=W2, include_queue=include_queue)
+        out = np.zeros(degree + 1)
+        out[:coefficients.size] = coefficients
+        return out
 
     return evaluate
-
-
-@lru_cache(maxsize=4)
-def _numerator_function(m):
-    """Gain of r(n) in x(n), ``(1-W2) W1 F``: X/R at q1 = qm = 0 (derived)."""
-    generic = _derive_generic(False)
-    q1, qm, _ = generic["shifts"]
-    gain = generic["rate_transfer"].subs({q1: 0, qm: 0})
-    return sp.lambdify((W1_symbol, W2_symbol, F_symbol), gain, "math")
 
 
 @lru_cache(maxsize=1)

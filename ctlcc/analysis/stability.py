@@ -1,27 +1,32 @@
 # ctlcc.analysis.stability - stability maps, delay limits, Jury conditions and gain margins
-"""Stability of ST-PD's closed loop over gains and delays.
+"""Stability of a law's closed loop over gains and delays.
 
 Everything here works on the characteristic polynomial that
-:mod:`ctlcc.analysis.stpd` derives from the law, so both loop models
-(``"per_slot"``, ``"per_rtt"``) are covered:
+:func:`ctlcc.closed_loop` derives from the law, so both loop models
+(``"per_slot"``, ``"per_rtt"``) and every law are covered.  Without
+``law=`` the functions take ST-PD's PD gains ``(kp, kd)`` (their original
+calls); with ``law=`` (a :class:`ctlcc.WindowLaw` or
+:class:`ctlcc.RateLaw`) any law:
 
-* :func:`stability_region` - the (kp, kd) stability map, by a vectorised
-  Schur-Cohn (Jury) recursion on the coefficients;
+* :func:`stability_region` - the stability map over two gains, by a
+  vectorised Schur-Cohn (Jury) recursion on the coefficients;
 * :func:`max_stable_delay` - the largest m stable for every delay 1..m;
 * :func:`jury_conditions` - the Jury conditions as sympy inequalities;
-* :func:`gain_margin` - the largest factor K by which both gains can be
-  scaled, by the unit-circle crossing of the root locus or by bisection.
+* :func:`gain_margin` - the largest factor K by which the loop gain can be
+  scaled (both PD gains), by the unit-circle crossing of the root locus or
+  by bisection.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
-import scipy.optimize
 import sympy as sp
 
-from .._validation import check_choice, check_positive, check_positive_int
+from .._validation import check_choice, check_positive_int
 from ..errors import ParameterError
+from ..laws.user import RateLaw, WindowLaw, pd_law
+from . import loops as _loops
 from . import stpd as _stpd
 from ._schur import STABILITY_TOLERANCE, _schur_stable_rows, schur_stable
 
@@ -49,22 +54,31 @@ _SMALLEST_BISECTION_FACTOR = 2.0**-12
 _MAX_GAIN_FACTOR = 1e6
 
 
-def stability_region(m: int, kp: ArrayLike, kd: ArrayLike, model: str = "per_slot") -> np.ndarray:
-    """Boolean stability map of the loop over a grid of gains.
+def stability_region(m: int, kp: ArrayLike = None, kd: ArrayLike = None,
+                     model: str = "per_slot", *, law=None, **gains) -> np.ndarray:
+    """Boolean stability map of the loop over a grid of two gains.
 
     Parameters
     ----------
     m : int
         Round trip. [slots]
     kp, kd : array_like
-        1-D arrays of gains, >= 0. [1]
+        1-D arrays of ST-PD's PD gains, >= 0 (without *law*). [1]
     model : {"per_slot", "per_rtt"}, optional
+    law : WindowLaw or RateLaw, optional
+        Any law; then give exactly two of its gains as 1-D arrays
+        (``kp=..., ki=...``), the others stay as in the law; rows follow
+        the gain that comes first in the law's signature.
+    **gains
+        With *law*: the second (and first) gain grid, by name. [1]
 
     Returns
     -------
     ndarray of bool
-        Shape ``(len(kp), len(kd))``; entry [i, j] is True when every pole
-        of the loop with (kp[i], kd[j]) lies strictly inside the unit circle.
+        Shape ``(len(first), len(second))``; entry [i, j] is True when every
+        pole of the loop lies strictly inside the unit circle (for a law
+        :meth:`ctlcc.analysis.loops.ClosedLoop.stability_region`, whose
+        result object also says where a linearised law has no fixed point).
 
     References
     ----------
@@ -74,21 +88,43 @@ def stability_region(m: int, kp: ArrayLike, kd: ArrayLike, model: str = "per_slo
     --------
     >>> stability_region(3, [0.033, 0.368], [0.033, 0.368]).tolist()
     [[False, True], [False, False]]
+    >>> from ctlcc import WindowLaw
+    >>> def pi(window, error, memory, kp, ki):
+    ...     return window + kp * (error - memory[0]) + ki * error, (error,)
+    >>> law = WindowLaw(pi, memory=1, gains=dict(kp=0.1, ki=0.01))
+    >>> stability_region(3, law=law, kp=[0.1, 0.5], ki=[0.01, 0.2]).tolist()
+    [[True, False], [True, False]]
     """
+    if isinstance(m, (WindowLaw, RateLaw)):
+        raise ParameterError(f"pass the law by keyword, stability_region(m, law=..., "
+                             f"gain=grid, ...); got a {type(m).__name__} as m")
+    if law is not None:
+        law = _check_law(law)
+        grids = dict(gains)
+        for name, value in (("kp", kp), ("kd", kd)):
+            if value is not None:
+                grids[name] = value
+        order = list(law.gains)
+        grids = dict(sorted(grids.items(), key=lambda item: (
+            order.index(item[0]) if item[0] in order else len(order), item[0])))
+        return _loops.closed_loop(law, m, model=model).stability_region(**grids).stable
+    if gains:
+        raise ParameterError(f"gains by name need law=...; ST-PD's map takes kp, kd (got "
+                             f"{', '.join(gains)})")
     kp = _as_vector("kp", kp)
     kd = _as_vector("kd", kd)
     rows = _stpd._coefficient_rows(kp[:, None], kd[None, :], m, model)
     return _schur_stable_rows(rows)
 
 
-def max_stable_delay(kp: ArrayLike, kd: ArrayLike, model: str = "per_slot",
-                     m_max: int = 256) -> int | np.ndarray:
+def max_stable_delay(kp: ArrayLike = None, kd: ArrayLike = None, model: str = "per_slot",
+                     m_max: int = 256, *, law=None) -> int | np.ndarray:
     """Largest m such that the loop is stable for every delay 1..m.
 
     Parameters
     ----------
     kp, kd : float or array_like
-        Gains, broadcast against each other, >= 0. [1]
+        ST-PD's gains, broadcast against each other, >= 0 (without *law*). [1]
     model : {"per_slot", "per_rtt"}, optional
     m_max : int, optional
         Search cap. [slots] The delays 1..m_max are tested one by one
@@ -96,21 +132,48 @@ def max_stable_delay(kp: ArrayLike, kd: ArrayLike, model: str = "per_slot",
         failed); a result equal to *m_max* means "stable for at least every
         delay up to m_max".  The per-RTT loop does not depend on m, so there
         the answer is 0 or m_max.
+    law : WindowLaw, optional
+        Any window law instead of the PD gains (its own gains).
 
     Returns
     -------
     int or ndarray of int
         0 if the loop is already unstable for m = 1.
 
+    References
+    ----------
+    Xu (2002), eq. (4.11); E. I. Jury, *Theory and Application of the
+    z-Transform Method*, 1964.
+
     Examples
     --------
     >>> int(max_stable_delay(0.033, 0.368)), int(max_stable_delay(0.368, 0.033))
     (3, 1)
+    >>> from ctlcc.laws.user import pd_law
+    >>> max_stable_delay(law=pd_law(0.033, 0.368))
+    3
     """
     m_max = check_positive_int("m_max", m_max, maximum=_stpd.MAX_SLOTS)
+    check_choice("model", model, _stpd.MODELS)
+    if law is not None:
+        law = _check_law(law, window_only=True)
+        if kp is not None or kd is not None:
+            raise ParameterError(f"give either law= or the PD gains kp, kd, not both (got "
+                                 f"kp={kp!r}, kd={kd!r} with law={law!r})")
+        stable_up_to = 0
+        for m in range(1, m_max + 1):
+            loop = _loops.closed_loop(law, m, model=model)
+            if not loop.is_stable():
+                break
+            stable_up_to = m
+            if model == "per_rtt" and not loop.linearised:
+                return m_max   # an affine law's per-RTT loop does not depend on m
+        return stable_up_to
+    if kp is None or kd is None:
+        raise ParameterError(f"max_stable_delay needs kp and kd (or law=); got kp={kp!r}, "
+                             f"kd={kd!r}")
     kp = np.asarray(_stpd._check_gain("kp", kp), dtype=float)
     kd = np.asarray(_stpd._check_gain("kd", kd), dtype=float)
-    check_choice("model", model, _stpd.MODELS)
     shape = np.broadcast_shapes(kp.shape, kd.shape)
     kp, kd = np.broadcast_to(kp, shape), np.broadcast_to(kd, shape)
     result = np.zeros(shape, dtype=int)
@@ -128,11 +191,11 @@ def max_stable_delay(kp: ArrayLike, kd: ArrayLike, model: str = "per_slot",
     return int(result) if result.ndim == 0 else result
 
 
-def jury_conditions(m, model="per_slot"):
-    """Jury's stability conditions as sympy inequalities in kp, kd.
+def jury_conditions(m, model="per_slot", *, law=None):
+    """Jury's stability conditions as sympy inequalities in the gains.
 
     For the characteristic polynomial P(z) = a_n z**n + ... + a_0 derived
-    by :mod:`ctlcc.analysis.stpd` (a_n = 1): ``P(1) > 0``,
+    by :func:`ctlcc.closed_loop` (a_n = 1): ``P(1) > 0``,
     ``(-1)**n P(-1) > 0``, ``|a_0| < a_n`` and, for each reduced row of
     Jury's table, ``|first| > |last|``.  All hold iff every pole lies
     strictly inside the unit circle.
@@ -142,11 +205,14 @@ def jury_conditions(m, model="per_slot"):
     m : int
         Round trip. [slots] Symbolic rows grow fast; meant for m <= 4.
     model : {"per_slot", "per_rtt"}, optional
+    law : WindowLaw or RateLaw, optional
+        An affine law (its loop is exact in its gains); default ST-PD's PD.
 
     Returns
     -------
     list of sympy.core.relational.Relational
-        In the symbols ``k_p``, ``k_d`` of :mod:`ctlcc.analysis.stpd`.
+        In the symbols ``k_p``, ``k_d`` of :mod:`ctlcc.analysis.stpd` (PD),
+        or the law's gain symbols ``sympy.Symbol(name, real=True)``.
 
     References
     ----------
@@ -164,7 +230,16 @@ def jury_conditions(m, model="per_slot"):
     m = check_positive_int("m", m, maximum=_MAX_JURY_M)
     check_choice("model", model, _stpd.MODELS)
     z = _stpd.z
-    poly = sp.Poly(_stpd._derive(m, model).characteristic, z)
+    if law is None:
+        characteristic = _stpd._derive(m, model).characteristic
+    else:
+        loop = _loops.closed_loop(_check_law(law), m, model=model)
+        if loop.linearised:
+            raise ParameterError(f"jury_conditions needs a law that is affine in its signals "
+                                 f"(its loop exact in the gains); {law.name!r} is linearised "
+                                 f"at a fixed point that moves with the gains (got law={law!r})")
+        characteristic = loop.symbolic(numeric=False).characteristic
+    poly = sp.Poly(characteristic, z)
     degree = poly.degree()
     coefficients = poly.all_coeffs()  # highest first
     conditions = [
@@ -182,8 +257,8 @@ def jury_conditions(m, model="per_slot"):
     return [condition for condition in conditions if condition is not sp.true]
 
 
-def gain_margin(kp: float, kd: float, m: int, model: str = "per_slot",
-                method: str = "crossing") -> float:
+def gain_margin(kp: float = None, kd: float = None, m: int = None, model: str = "per_slot",
+                method: str = "crossing", *, law=None) -> float:
     """Largest factor K by which both gains can be scaled and stay stable.
 
     The loop with gains (K kp, K kd) has the characteristic polynomial
@@ -196,44 +271,69 @@ def gain_margin(kp: float, kd: float, m: int, model: str = "per_slot",
     Parameters
     ----------
     kp, kd : float
-        Gains, >= 0, not both 0. [1]
+        Gains, >= 0, not both 0 (without *law*). [1]
     m : int
         Round trip. [slots]
     model : {"per_slot", "per_rtt"}, optional
+    law : WindowLaw or RateLaw, optional
+        Any law: the margin of its loop gain L(z)
+        (:meth:`ctlcc.analysis.loops.ClosedLoop.gain_margin`).
     method : {"crossing", "bisection"}, optional
         ``"crossing"``: root-locus crossings of the unit circle,
         ``K = -P0(e^{jw}) / N(e^{jw})`` real and positive, found by a sign
         scan of its imaginary part on w in (0, pi] refined with Brent's
         method (z = 1, the integrator, is excluded from the scan and
         handled by one stability test inside the first interval).
-        ``"bisection"``: bisection on K of :func:`schur_stable`
-        (batched eigenvalues), from the largest stable K in 1, 1/2, 1/4,
-        ... down to 2**-12 (a margin below that is reported as 0: near
-        z = 1 the double root's eigenvalues are too inexact to decide).
+        ``"bisection"``: bisection on K of :func:`schur_stable`, from the
+        largest stable K in 1, 1/2, 1/4, ... down to 2**-12 (a margin below
+        that is reported as 0: near z = 1 the double root is too inexact to
+        decide).  Both are :func:`ctlcc.analysis.loops.margin_by_crossing`
+        and :func:`~ctlcc.analysis.loops.margin_by_bisection` on the loop
+        :func:`ctlcc.closed_loop` derives.
 
     Returns
     -------
     float
         The margin K*. [1]
 
+    References
+    ----------
+    E. I. Jury, *Theory and Application of the z-Transform Method*, 1964.
+
     Examples
     --------
     >>> round(gain_margin(0.033, 0.368, 3), 4), round(gain_margin(0.033, 0.368, 3, method="bisection"), 4)
     (1.4474, 1.4474)
+    >>> from ctlcc.laws.user import pd_law
+    >>> round(gain_margin(m=3, law=pd_law(0.033, 0.368)), 4)
+    1.4474
     """
+    check_choice("method", method, GAIN_MARGIN_METHODS)
+    if law is not None:
+        if kp is not None or kd is not None:
+            raise ParameterError(f"give either law= or the PD gains kp, kd, not both (got "
+                                 f"kp={kp!r}, kd={kd!r})")
+        m = check_positive_int("m", m, maximum=_stpd.MAX_SLOTS)
+        return _loops.closed_loop(_check_law(law), m, model=model).gain_margin(method)
     kp = float(_stpd._check_gain("kp", kp, scalar=True))
     kd = float(_stpd._check_gain("kd", kd, scalar=True))
     if kp == 0 and kd == 0:
         raise ParameterError(f"kp and kd must not both be 0 (nothing to scale); got kp={kp}, kd={kd}")
     m = check_positive_int("m", m, maximum=_stpd.MAX_SLOTS)
     check_choice("model", model, _stpd.MODELS)
-    check_choice("method", method, GAIN_MARGIN_METHODS)
-    if method == "bisection":
-        return _margin_by_bisection(kp, kd, m, model)
-    return _margin_by_crossing(kp, kd, m, model)
+    # the PD loop through the public path: L(z) is proportional to (kp, kd)
+    return _loops.closed_loop(pd_law(kp, kd), m, model=model).gain_margin(method)
 
 
 # -- private helpers ------------------------------------------------------
+
+
+def _check_law(law, window_only=False):
+    allowed = (WindowLaw,) if window_only else (WindowLaw, RateLaw)
+    if not isinstance(law, allowed):
+        names = " or ".join(c.__name__ for c in allowed)
+        raise ParameterError(f"law must be a {names}, got {type(law).__name__} {law!r}")
+    return law
 
 
 def _as_vector(name, values):
@@ -242,68 +342,6 @@ def _as_vector(name, values):
         raise ParameterError(
             f"{name} must be a non-empty 1-D array of gains, got shape {array.shape}")
     return array
-
-
-def _stable_at(kp, kd, m, model, factor):
-    return schur_stable(_stpd.characteristic_coefficients(factor * kp, factor * kd, m, model))
-
-
-def _open_loop_polynomials(kp, kd, m, model):
-    """P0 (no control) and N (the part proportional to the gains), highest first."""
-    base = _stpd.characteristic_coefficients(0.0, 0.0, m, model)
-    full = _stpd.characteristic_coefficients(kp, kd, m, model)
-    return base, full - base
-
-
-def _margin_by_crossing(kp, kd, m, model):
-    base, gain_part = _open_loop_polynomials(kp, kd, m, model)
-
-    def crossing_gain(w):
-        point = np.exp(1j * np.asarray(w, dtype=float))
-        return -_polyval_sparse(base, point) / _polyval_sparse(gain_part, point)
-
-    grid = np.linspace(0.0, np.pi, _CROSSING_GRID + 1)[1:]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        imaginary = crossing_gain(grid).imag
-    candidates = [crossing_gain(np.pi).real]  # z = -1: always a real K
-    signs = np.sign(imaginary)
-    for i in np.flatnonzero(signs[:-1] * signs[1:] < 0):
-        if not (np.isfinite(imaginary[i]) and np.isfinite(imaginary[i + 1])):
-            continue
-        w = scipy.optimize.brentq(lambda x: crossing_gain(x).imag, grid[i], grid[i + 1],
-                                  xtol=1e-14)
-        candidates.append(crossing_gain(w).real)
-    candidates += [crossing_gain(w).real for w in grid[imaginary == 0]]
-    positive = sorted(k for k in candidates if np.isfinite(k) and k > 0)
-    first = positive[0] if positive else np.inf
-    # No crossing in (0, first): the loop is stable there or nowhere.
-    probe = first / 2 if np.isfinite(first) else 1.0
-    if not _stable_at(kp, kd, m, model, probe):
-        return 0.0
-    return float(first) if first <= _MAX_GAIN_FACTOR else np.inf
-
-
-def _margin_by_bisection(kp, kd, m, model):
-    def stable(factor):
-        return _stable_at(kp, kd, m, model, factor)
-
-    low = 1.0
-    while not stable(low):
-        low /= 2
-        if low < _SMALLEST_BISECTION_FACTOR:
-            return 0.0
-    high = 2 * low
-    while stable(high):
-        low, high = high, 2 * high
-        if high > _MAX_GAIN_FACTOR:
-            return np.inf
-    while high - low > 1e-12 * high:
-        middle = 0.5 * (low + high)
-        if stable(middle):
-            low = middle
-        else:
-            high = middle
-    return 0.5 * (low + high)
 
 
 def _polyval_sparse(coefficients, points):

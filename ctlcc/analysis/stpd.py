@@ -2,11 +2,14 @@
 """ST-PD TCP's closed loop in the z-domain, derived from its law.
 
 The loop of Xu (2002), §4.3.2 is three equations, each
-taken from the package rather than typed in:
+taken from the package rather than typed in (this module is a thin caller of
+:func:`ctlcc.analysis.loops.closed_loop` with the PD law
+:func:`ctlcc.laws.user.pd_law`, the path every user law takes):
 
 * the control error (4.2), :func:`ctlcc.laws.stpd.control_error`;
 * the PD update (4.1) with the error seen m slots late,
-  :func:`ctlcc.laws.stpd.pd_update` applied to ``z**-m * E``;
+  :func:`ctlcc.laws.stpd.pd_update_core` applied to ``z**-m * E`` (the
+  previous error is the law's one memory entry);
 * the linearised queue (4.6), :func:`ctlcc.analysis.plant.queue_step_linear`.
 
 Replacing each one-slot delay by ``z**-1`` and solving the three linear
@@ -40,13 +43,11 @@ Two loop models are built from the same law (``model=``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
-import control
 import numpy as np
 from numpy.typing import ArrayLike
-import scipy.signal
 import sympy as sp
 
 from .._results import Unpackable
@@ -56,13 +57,12 @@ from .._validation import (
     check_finite,
     check_interval,
     check_nonnegative,
-    check_nonnegative_int,
     check_positive_int,
 )
 from ..errors import ParameterError, UnstableLoopError
-from ..laws import stpd as _law
-from . import plant as _plant
-from ._schur import STABILITY_TOLERANCE, schur_stable
+from ..laws.user import pd_law
+from . import loops as _closed
+from ._schur import STABILITY_TOLERANCE
 
 __all__ = [
     "MODELS",
@@ -76,14 +76,12 @@ __all__ = [
     "characteristic_coefficients",
 ]
 
-#: Loop models :func:`stpd_loop` can build.
-MODELS = ("per_slot", "per_rtt")
+#: Loop models :func:`stpd_loop` can build (those of :func:`ctlcc.closed_loop`).
+MODELS = _closed.MODELS
 
-#: Largest round trip the z-domain analysis accepts. [slots]  The loop's
-#: characteristic polynomial has degree m + 2 (per slot); dense root finding
-#: beyond ten thousand is slow and inexact, and a typo such as m = 1e308
-#: must fail at once rather than exhaust memory.
-MAX_SLOTS = 10_000
+#: Largest round trip the z-domain analysis accepts (that of
+#: :func:`ctlcc.closed_loop`). [slots]
+MAX_SLOTS = _closed.MAX_SLOTS
 #: Outputs of :meth:`StpdLoop.transfer_function`.
 OUTPUTS = ("arrival", "occupancy")
 #: Inputs of :meth:`StpdLoop.transfer_function`.
@@ -91,13 +89,11 @@ INPUTS = ("reference", "departure")
 #: Throughput readings of eq. (4.19), see :meth:`StpdLoop.throughput_under_loss`.
 READINGS = ("periodic", "single_loss")
 
-z = sp.Symbol("z")
+z = _closed.z
 kp_symbol, kd_symbol = sp.symbols("k_p k_d", nonnegative=True)
 
-# A loss response is computed until the slowest mode has decayed by this factor.
-_SETTLE_TOLERANCE = 1e-14
-# ... but never over more slots than this (a loop this slow is useless anyway).
-_MAX_RESPONSE_SLOTS = 2_000_000
+# Responses are never computed over more slots than this (a loop this slow is useless anyway).
+_MAX_RESPONSE_SLOTS = _closed.MAX_RESPONSE_STEPS
 
 
 @dataclass(frozen=True)
@@ -214,6 +210,17 @@ class StpdLoop:
         object.__setattr__(self, "m", check_positive_int("m", self.m, maximum=MAX_SLOTS))
         check_choice("model", self.model, MODELS)
 
+    @cached_property
+    def loop(self):
+        """The same loop through the public path: ``closed_loop(pd_law(kp, kd), m, model)``.
+
+        Examples
+        --------
+        >>> stpd_loop(0.033, 0.368, 3).loop.law
+        WindowLaw('pd', memory=1, gains={'kp': 0.033, 'kd': 0.368}, per='rtt')
+        """
+        return _closed.closed_loop(pd_law(self.kp, self.kd), self.m, model=self.model)
+
     def symbolic(self, numeric=True):
         """Closed-loop transfer functions as sympy expressions.
 
@@ -228,17 +235,9 @@ class StpdLoop:
         StpdSymbolic
         """
         check_bool("numeric", numeric)
-        generic = _derive(self.m, self.model)
         if not numeric:
-            return generic
-        values = {kp_symbol: sp.nsimplify(self.kp), kd_symbol: sp.nsimplify(self.kd)}
-        return StpdSymbolic(*(sp.simplify(expr.subs(values)) for expr in (
-            generic.arrival_reference,
-            generic.arrival_departure,
-            generic.occupancy_reference,
-            generic.characteristic,
-            generic.occupancy_departure,
-        )))
+            return _derive(self.m, self.model)
+        return _stpd_symbolic(self.loop.symbolic(numeric=True))
 
     def transfer_function(self, output="arrival", input="reference"):
         """Closed-loop transfer function as a python-control system, dt = 1.
@@ -268,8 +267,7 @@ class StpdLoop:
         """
         check_choice("output", output, ("arrival", "occupancy"))
         check_choice("input", input, ("reference", "departure"))
-        numerator, denominator = self._ratio(output, input)
-        return control.tf(numerator, denominator, dt=1)
+        return self.loop.transfer_function(output, input)
 
     def characteristic_polynomial(self):
         """Characteristic polynomial coefficients, highest power of z first.
@@ -302,9 +300,11 @@ class StpdLoop:
     def is_stable(self) -> bool:
         """True if every pole lies strictly inside the unit circle.
 
-        The Schur-Cohn test of :func:`ctlcc.analysis.stability.schur_stable`
-        (tolerance :data:`~ctlcc.analysis.stability.STABILITY_TOLERANCE`),
-        the same test as :func:`~ctlcc.analysis.stability_region`,
+        :meth:`ctlcc.analysis.loops.ClosedLoop.is_stable` on this
+        loop: the Schur-Cohn test of
+        :func:`ctlcc.analysis.stability.schur_stable` (tolerance
+        :data:`~ctlcc.analysis.stability.STABILITY_TOLERANCE`), the same test
+        as :func:`~ctlcc.analysis.stability_region`,
         :func:`~ctlcc.analysis.max_stable_delay` and
         :func:`~ctlcc.analysis.gain_margin`: a pole on the unit circle up
         to rounding is unstable.
@@ -314,7 +314,7 @@ class StpdLoop:
         >>> stpd_loop(1.5, 0.0, 1).is_stable()  # pole at z = -1
         False
         """
-        return bool(schur_stable(self.characteristic_polynomial()))
+        return self.loop.is_stable()
 
     def require_stable(self, quantity="this quantity"):
         """Raise :class:`UnstableLoopError` unless :meth:`is_stable`."""
@@ -358,10 +358,11 @@ class StpdLoop:
             rational A(z) and B(z) assembled from the derived transfer
             functions and R(z), D(z), i.e. their inverse z-transform.
             ``"iteration"``: the difference equations iterated with
-            :func:`ctlcc.laws.stpd.control_error`,
-            :func:`ctlcc.laws.stpd.pd_update` and
+            :func:`ctlcc.laws.stpd.control_error`, the PD law
+            (:func:`ctlcc.laws.user.pd_window_update`) and
             :func:`ctlcc.analysis.plant.queue_step_linear` (per RTT: the
-            derived buffer estimate).
+            derived buffer estimate); both through
+            :meth:`ctlcc.analysis.loops.ClosedLoop.loss_response`.
 
         Returns
         -------
@@ -378,20 +379,10 @@ class StpdLoop:
         >>> round(float(a[99]), 3), round(float(a[100:].max()), 3)
         (1.0, 1.467)
         """
-        p = check_nonnegative_int("p", p, maximum=_MAX_RESPONSE_SLOTS)
-        n = check_positive_int("n", n, maximum=_MAX_RESPONSE_SLOTS)
-        check_choice("method", method, ("z_transform", "iteration"))
-        time = np.arange(n)
-        reference = (time >= 0).astype(float)
-        reference[(time >= p) & (time < p + self._pulse_length)] += 1.0
-        departure = np.full(n, self._departure_level)
-        if method == "iteration":
-            arrival, occupancy = self._iterate(reference, departure)
-        else:
-            arrival = self._loss_system("arrival", p, n)
-            occupancy = self._loss_system("occupancy", p, n)
-        return LossResponse(time, arrival, occupancy, reference, departure,
-                            self.kp, self.kd, self.m, p, self.model, method)
+        response = self.loop.loss_response(p, n, method)
+        return LossResponse(response.time, response.arrival, response.occupancy,
+                            response.reference, response.departure, self.kp, self.kd, self.m,
+                            response.p, self.model, method)
 
     def throughput_under_loss(self, prob: ArrayLike,
                               reading: str = "periodic") -> float | np.ndarray:
@@ -460,96 +451,11 @@ class StpdLoop:
                 f"{probability[probability < 1.0 / _MAX_RESPONSE_SLOTS].ravel()[:3].tolist()}")
         self.require_stable("throughput under loss (eq. 4.19)")
         cycle = np.maximum(np.rint(1.0 / probability), 1).astype(np.int64)
-        deviation = self._loss_deviation(int(cycle.max()))
+        deviation = self.loop._loss_deviation(int(cycle.max()))
         out = np.empty(cycle.shape)
         for index, length in np.ndenumerate(cycle):  # one fold per distinct K
             out[index] = _cycle_throughput(deviation, int(length), reading)
         return float(out) if out.ndim == 0 else out
-
-    # -- private ---------------------------------------------------------
-
-    @property
-    def _pulse_length(self):
-        """Steps of the loss pulse: one round trip (m + 1 slots or 1 round)."""
-        return self.m + 1 if self.model == "per_slot" else 1
-
-    @property
-    def _departure_level(self):
-        """d(n): 1 packet/slot, or the pipe (m packets) per round trip."""
-        return 1.0 if self.model == "per_slot" else float(self.m)
-
-    def _ratio(self, output, input):
-        """Numerator, denominator (highest power first), monic denominator."""
-        numerator, denominator = _ratio_functions(self.m, self.model, output, input)
-        num = np.atleast_1d(np.asarray(numerator(self.kp, self.kd), dtype=float))
-        den = np.atleast_1d(np.asarray(denominator(self.kp, self.kd), dtype=float))
-        return num / den[0], den / den[0]
-
-    def _ratio_delay(self, output, input):
-        """The transfer function as (b, a) in ascending powers of z**-1."""
-        num, den = self._ratio(output, input)
-        if num.size > den.size:
-            raise ArithmeticError("improper closed-loop transfer function")
-        return np.concatenate([np.zeros(den.size - num.size), num]), den
-
-    def _loss_system(self, output, p, n):
-        """Inverse z-transform of the loss response of *output*."""
-        b_ref, a_ref = self._ratio_delay(output, "reference")
-        b_dep, a_dep = self._ratio_delay(output, "departure")
-        pulse = self._pulse_length
-        # R(z) (1 - z**-1) = 1 + z**-p - z**-(p+pulse); D(z) (1 - z**-1) = level.
-        reference_num = np.zeros(p + pulse + 1)
-        reference_num[0] += 1.0
-        reference_num[p] += 1.0
-        reference_num[p + pulse] -= 1.0
-        numerator = _add_ascending(
-            np.convolve(np.convolve(b_ref, reference_num), a_dep),
-            self._departure_level * np.convolve(b_dep, a_ref),
-        )
-        denominator = np.convolve(np.convolve(a_ref, a_dep), [1.0, -1.0])
-        # Both in ascending powers of z**-1; padded to one length and
-        # multiplied by z**(length-1) they are polynomials in z, highest first.
-        size = max(numerator.size, denominator.size)
-        numerator = _add_ascending(numerator, np.zeros(size))
-        denominator = _add_ascending(denominator, np.zeros(size))
-        system = control.tf(numerator, denominator, dt=1)
-        return control.impulse_response(system, timepts=np.arange(n)).outputs.astype(float)
-
-    def _iterate(self, reference, departure):
-        """Iterate the loop's difference equations with the law functions."""
-        n = reference.size
-        arrival, occupancy, error = np.zeros(n), np.zeros(n), np.zeros(n)
-        delay = self.m if self.model == "per_slot" else 1
-        measure = None if self.model == "per_slot" else _per_rtt_measurement_function()
-
-        def past(sequence, k):
-            return sequence[k] if k >= 0 else 0.0
-
-        for k in range(n):
-            arrival[k] = _law.pd_update(past(arrival, k - 1), past(error, k - delay),
-                                        past(error, k - delay - 1), self.kp, self.kd)
-            if measure is None:
-                occupancy[k] = _plant.queue_step_linear(past(occupancy, k - 1), arrival[k],
-                                                        departure[k])
-            else:
-                occupancy[k] = measure(arrival[k], departure[k])
-            error[k] = _law.control_error(reference[k], occupancy[k])
-        return arrival, occupancy
-
-    def _loss_deviation(self, cycle):
-        """h(n): deviation of a(n) caused by one loss pulse at n = 0."""
-        radius = self.spectral_radius()
-        settle = int(np.ceil(np.log(_SETTLE_TOLERANCE) / np.log(max(radius, 1e-300))))
-        length = max(cycle, self.m + 1 + max(settle, 1))
-        if length > _MAX_RESPONSE_SLOTS:
-            raise ParameterError(
-                f"the loop settles too slowly (spectral radius {radius:.9g}); the loss "
-                f"response would need {length} slots > {_MAX_RESPONSE_SLOTS}"
-            )
-        b, a = self._ratio_delay("arrival", "reference")
-        pulse = np.zeros(length)
-        pulse[: self._pulse_length] = 1.0
-        return scipy.signal.lfilter(b, a, pulse)
 
 
 def stpd_loop(kp: float, kd: float, m: int, model: str = "per_slot") -> StpdLoop:
@@ -650,9 +556,9 @@ def _coefficient_rows(kp, kd, m, model):
     kd = np.asarray(_check_gain("kd", kd), dtype=float)
     m = check_positive_int("m", m, maximum=MAX_SLOTS)
     check_choice("model", model, MODELS)
-    shape = np.broadcast_shapes(kp.shape, kd.shape)
-    entries = _coefficient_function(m, model)(kp, kd)
-    return [np.broadcast_to(np.asarray(c, dtype=float), shape) for c in entries]
+    np.broadcast_shapes(kp.shape, kd.shape)     # a ParameterError-free shape check first
+    coefficients = _template(m, model).characteristic_coefficients(kp=kp, kd=kd)
+    return [coefficients[..., k] for k in range(coefficients.shape[-1])]
 
 
 def _companion_eigenvalues(coefficients):
@@ -665,15 +571,6 @@ def _companion_eigenvalues(coefficients):
         index = np.arange(degree - 1)
         companion[..., index + 1, index] = 1.0
     return np.linalg.eigvals(companion)
-
-
-def _add_ascending(first, second):
-    """Sum of two coefficient arrays in ascending powers (zero-padded)."""
-    size = max(first.size, second.size)
-    total = np.zeros(size)
-    total[: first.size] += first
-    total[: second.size] += second
-    return total
 
 
 def _cycle_throughput(deviation, cycle, reading):
@@ -689,159 +586,33 @@ def _cycle_throughput(deviation, cycle, reading):
     return float(np.minimum(periodic, 1.0).mean())
 
 
-@lru_cache(maxsize=1)
-def _per_rtt_measurement():
-    """Buffer estimate (3.3)-(3.4) of a window beyond the pipe, by sympy.
-
-    Returns the estimate as an expression in the window ``w`` and the pipe
-    ``D`` (packets in flight at RTT_min), with RTT = RTT_min + (w - D)/C and
-    the service rate S = w / RTT (w packets sent per round trip).
-    """
-    w, pipe, capacity, rtt_min = sp.symbols("w D C RTT_min", positive=True)
-    queue = w - pipe
-    rtt = rtt_min + queue / capacity
-    estimate = _law.buffer_estimate(rtt, rtt_min, _law.service_rate(w, rtt))
-    estimate = sp.simplify(estimate.subs(rtt_min, pipe / capacity))
-    if sp.simplify(estimate - queue) != 0:  # pragma: no cover - a change of the law
-        raise ArithmeticError(f"buffer estimate is not the queue: {estimate}")
-    return w, pipe, estimate
-
-
-@lru_cache(maxsize=1)
-def _per_rtt_measurement_function():
-    w, pipe, estimate = _per_rtt_measurement()
-    return sp.lambdify((w, pipe), estimate, "math")
-
-
-@lru_cache(maxsize=2)
-def _derive_generic(model):
-    """Solve the loop equations (law + plant) with the round trip as a symbol.
-
-    One step of delay is ``z**-1``; the feedback delay of the error (m
-    slots, or one round trip per RTT) is kept as the symbol ``Q`` so that
-    the solve is done once; :func:`_derive` substitutes ``Q = z**-m``.
-
-    Returns
-    -------
-    transfers : dict
-        {(output, input): expression in z, Q, k_p, k_d}
-    determinant : sympy.Expr
-        Determinant of the loop equations (its zeros are the poles).
-    """
-    A, B, E, R, D, Q = sp.symbols("A B E R D Q")
-    shift = z**-1
-    if model == "per_slot":
-        plant = sp.Eq(B, _plant.queue_step_linear(shift * B, A, D))
-    else:
-        w, pipe, estimate = _per_rtt_measurement()
-        plant = sp.Eq(B, estimate.subs({w: A, pipe: D}))
-    equations = [
-        sp.Eq(E, _law.control_error(R, B)),
-        sp.Eq(A, _law.pd_update(shift * A, Q * E, Q * shift * E, kp_symbol, kd_symbol)),
-        plant,
-    ]
-    solution = sp.solve(equations, [A, B, E], dict=True)[0]
-    transfers = {
-        (output, source): sp.diff(solution[unknown], symbol)
-        for output, unknown in (("arrival", A), ("occupancy", B))
-        for source, symbol in (("reference", R), ("departure", D))
-    }
-    matrix, _ = sp.linear_eq_to_matrix(equations, [A, B, E])
-    return transfers, Q, matrix.det()
-
-
-def _feedback_delay(m, model):
-    """Delay of the error in steps: m slots, or one round trip."""
-    return m if model == "per_slot" else 1
-
-
-@lru_cache(maxsize=2)
-def _determinant_terms(model):
-    """The loop determinant as terms ``coefficient * z**-i * Q**j``."""
-    _, Q, determinant = _derive_generic(model)
-    backward = sp.Symbol("w")  # w = z**-1
-    expanded = sp.expand(determinant.subs(z, 1 / backward))
-    return tuple(sp.Poly(expanded, backward, Q).terms())
-
-
 @lru_cache(maxsize=512)
-def _characteristic_coefficients(m, model):
-    """Coefficients (sympy, highest power of z first) of the monic polynomial.
-
-    ``Q = z**-delay`` turns each determinant term ``c z**-i Q**j`` into
-    ``c z**-(i + j delay)``; multiplied by ``z**N`` (N the largest such
-    exponent) the determinant is a polynomial in z.  Poles at z = 0 (pure
-    delays) are dropped.
-    """
-    delay = _feedback_delay(m, model)
-    terms = [(i + j * delay, coefficient) for (i, j), coefficient in _determinant_terms(model)]
-    top = max(exponent for exponent, _ in terms)
-    coefficients = [sp.Integer(0)] * (top + 1)  # index = power of z**-1 = N - power of z
-    for exponent, coefficient in terms:
-        coefficients[exponent] += coefficient
-    coefficients = [sp.expand(c) for c in coefficients]
-    while len(coefficients) > 1 and coefficients[-1] == 0:
-        coefficients.pop()  # a root at z = 0
-    lead = coefficients[0]
-    return tuple(sp.expand(c / lead) for c in coefficients)
+def _template(m, model):
+    """The PD loop for delay m, whose coefficients are evaluated on gain arrays."""
+    return _closed.closed_loop(pd_law(0.0, 0.0), m, model=model)
 
 
-def _characteristic(m, model):
-    """Monic characteristic polynomial (sympy Poly in z) for delay m."""
-    coefficients = _characteristic_coefficients(m, model)
-    degree = len(coefficients) - 1
-    return sp.Poly(sum(c * z ** (degree - k) for k, c in enumerate(coefficients)), z)
+def _stpd_symbolic(symbolic):
+    """A :class:`~ctlcc.analysis.loops.LoopSymbolic` as :class:`StpdSymbolic`."""
+    names = {}
+    for expression in (*symbolic.transfers.values(), symbolic.characteristic):
+        for symbol in expression.free_symbols:
+            if symbol.name in ("kp", "kd"):
+                names[symbol] = kp_symbol if symbol.name == "kp" else kd_symbol
+
+    def rename(expression):
+        return expression.xreplace(names)
+
+    return StpdSymbolic(
+        rename(symbolic.transfer("arrival", "reference")),
+        rename(symbolic.transfer("arrival", "departure")),
+        rename(symbolic.transfer("occupancy", "reference")),
+        sp.expand(rename(symbolic.characteristic)),
+        rename(symbolic.transfer("occupancy", "departure")),
+    )
 
 
 @lru_cache(maxsize=128)
 def _derive(m, model):
-    """Closed-loop transfer functions and characteristic polynomial for delay m."""
-    transfers, Q, _ = _derive_generic(model)
-    delay = _feedback_delay(m, model)
-
-    def transfer(output, source):
-        return sp.cancel(transfers[(output, source)].subs(Q, z**-delay))
-
-    return StpdSymbolic(
-        transfer("arrival", "reference"),
-        transfer("arrival", "departure"),
-        transfer("occupancy", "reference"),
-        sp.expand(_characteristic(m, model).as_expr()),
-        transfer("occupancy", "departure"),
-    )
-
-
-@lru_cache(maxsize=512)
-def _coefficient_function(m, model):
-    """Numeric coefficients of the derived characteristic polynomial.
-
-    Both gains enter the loop linearly, so each coefficient is
-    ``c0 + c1 kp + c2 kd``; the three numbers are read off the sympy
-    coefficients once (cheaper than ``lambdify`` for long delays).
-    """
-    table = []
-    for coefficient in _characteristic_coefficients(m, model):
-        slopes = [sp.diff(coefficient, symbol) for symbol in (kp_symbol, kd_symbol)]
-        if any(slope.free_symbols for slope in slopes):  # pragma: no cover - nonlinear law
-            raise ArithmeticError(f"coefficient {coefficient} is not affine in the gains")
-        constant = coefficient.subs({kp_symbol: 0, kd_symbol: 0})
-        table.append((float(constant), float(slopes[0]), float(slopes[1])))
-    table = np.array(table)
-
-    def evaluate(kp, kd):
-        return [c0 + c1 * kp + c2 * kd if (c1 or c2) else c0 for c0, c1, c2 in table]
-
-    return evaluate
-
-
-@lru_cache(maxsize=256)
-def _ratio_functions(m, model, output, input):
-    """Lambdified numerator and denominator coefficients of a transfer."""
-    check_choice("output", output, OUTPUTS)
-    check_choice("input", input, INPUTS)
-    numerator, denominator = sp.fraction(sp.cancel(sp.together(
-        _derive(m, model).transfer(output, input))))
-    num = sp.Poly(numerator, z).all_coeffs()
-    den = sp.Poly(denominator, z).all_coeffs()
-    return (sp.lambdify((kp_symbol, kd_symbol), num, "numpy"),
-            sp.lambdify((kp_symbol, kd_symbol), den, "numpy"))
+    """Closed-loop transfer functions and characteristic polynomial in k_p, k_d."""
+    return _stpd_symbolic(_template(m, model).symbolic(numeric=False))

@@ -3,7 +3,8 @@
 
 One module per protocol (``stpd``, ``primo``, ``iftp``, ``cbraa``,
 ``sttp``, ``tfrc``, the ``sack``
-scoreboard, baselines).  Each law is written with ordinary arithmetic so that
+scoreboard, baselines), and ``user``: a researcher's own law
+(:class:`~ctlcc.laws.user.WindowLaw`, :class:`~ctlcc.laws.user.RateLaw`).  Each law is written with ordinary arithmetic so that
 the same function feeds the z-domain analysis (sympy symbols) and the
 simulators (floats and arrays): one law, two uses. The packet engine compiles
 the ``*_core`` functions (plain arithmetic, marked by :func:`ctlcc.laws._core.law_core`)
@@ -12,7 +13,7 @@ with numba; the checked wrappers of the same name without ``_core`` are the publ
 
 import importlib
 
-__all__ = ["cbraa", "iftp", "primo", "sack", "stpd", "sttp", "tfrc"]
+__all__ = ["cbraa", "iftp", "primo", "sack", "stpd", "sttp", "tfrc", "user"]
 
 
 def __getattr__(name):

@@ -30,6 +30,7 @@ import numpy as np
 from .._validation import (check_instance, check_interval, check_nonnegative, check_positive,
                           check_result, is_symbolic)
 from ..errors import ParameterError
+from ._core import law_core
 
 __all__ = [
     "REGIMES",
@@ -172,6 +173,7 @@ def regime_factor(dftt_d, ftt_ref, params=PrimoParams()):
     )
 
 
+@law_core  # numba code may call it: ctlcc.laws.user.primo_rate_update does
 def regime_update(old_rate, rate, rcv_rate, factor, W1, W2):
     """Algorithm 1's update inside one regime (plain arithmetic).
 

@@ -24,6 +24,7 @@ import numpy as np
 from .._validation import (check_finite, check_nonnegative, check_positive, check_result,
                           is_symbolic)
 from ..errors import ParameterError
+from ._core import law_core
 
 __all__ = [
     "REFERENCE_OCCUPANCY",
@@ -185,6 +186,7 @@ def control_error_core(reference, occupancy):
     return reference - occupancy
 
 
+@law_core  # numba code may call it: ctlcc.laws.user.pd_window_update does
 def pd_update_core(previous, error, previous_error, kp, kd):
     """The PD update (3.5)/(4.1), unchecked (see :func:`pd_update`)."""
     return previous + kp * error + kd * (error - previous_error)

@@ -6,12 +6,17 @@
 * :mod:`ctlcc.sim.senders` - the sender algorithms and their specs
   (``Flow(path, sender=Stpd(...))`` or ``protocol="stpd"``);
 * :func:`run` - the packet-level discrete-event engine
-  (:mod:`ctlcc.sim.engine`), returning a :class:`SimResult`;
+  (:mod:`ctlcc.sim.engine`), returning a :class:`SimResult`; it compiles
+  what a run uses the first time (:func:`warm` does it ahead of time);
+  a researcher's :class:`ctlcc.WindowLaw` / :class:`ctlcc.RateLaw` is a
+  sender too (``protocol=law``);
+* :mod:`ctlcc.sim.testing` - a harness that drives a sender's hooks by hand;
 * :mod:`ctlcc.sim.fluid` - the batched delay-differential fluid model.
 """
 
 from . import engine, fluid, scenarios, senders
-from .engine import FlowStats, QueueStats, SimResult, Traces, jain_index, primo_criteria, run
+from .engine import (FlowStats, QueueStats, SimResult, Traces, jain_index, primo_criteria, run,
+                     warm)
 
-__all__ = ["engine", "fluid", "scenarios", "senders", "run", "SimResult", "FlowStats", "QueueStats",
-           "Traces", "jain_index", "primo_criteria"]
+__all__ = ["engine", "fluid", "scenarios", "senders", "run", "warm", "SimResult", "FlowStats",
+           "QueueStats", "Traces", "jain_index", "primo_criteria"]

@@ -4,14 +4,21 @@
 :func:`run` builds the network's arrays, drives the numba event loop of
 :mod:`ctlcc.sim._core` and returns a frozen :class:`SimResult`.  Each
 sender lives in its own module of :mod:`ctlcc.sim.senders` with its state
-columns, its hooks and its frozen spec; their control laws run compiled
-inside the loop from the same source as :mod:`ctlcc.laws` (ST-PD's
-:func:`~ctlcc.laws.stpd.pd_window_core` and the fuzzy supervisor's
-piecewise-linear schedule, Primo's :func:`~ctlcc.laws.primo.next_rate_core`,
-the TCP rules of :mod:`ctlcc.laws.tcp` and :mod:`ctlcc.laws.vegas`), so no
-law is copied and none costs a Python round trip.  Only a user-supplied
-Python callable (e.g. ``Stpd(gains=callable)``) hands control back to
-Python; that time is counted in ``SimResult.wall_time``.
+columns, its hooks and its frozen spec (the contract:
+:mod:`ctlcc.sim.senders._base`, :mod:`ctlcc.sim._core.hooks`); their
+control laws run compiled inside the loop from the same source as
+:mod:`ctlcc.laws` (ST-PD's PD update and the fuzzy supervisor's
+piecewise-linear schedule, Primo's Algorithm 1, the TCP rules of
+:mod:`ctlcc.laws.tcp` and :mod:`ctlcc.laws.vegas`), and so does a
+researcher's :class:`ctlcc.WindowLaw` / :class:`ctlcc.RateLaw`: no law is
+copied and none costs a Python round trip.  Only a user-supplied Python
+callable (e.g. ``Stpd(gains=callable)``) hands control back to Python; that
+time is counted in ``SimResult.wall_time``.
+
+A run compiles only what it uses: the event loop once, each sender's hooks
+the first time a run uses the sender, each law once per process
+(:func:`prepare`; :func:`warm` does it ahead of time), all but the laws
+cached on disk.
 
 Model, in brief
 ---------------
@@ -19,11 +26,7 @@ Model, in brief
   ``buffer`` waiting packets plus the one in transmission.
 * Data packets are ``payload + header`` bytes, ACKs ``ack_bytes``;
   cumulative ACKs, one per data packet (no delayed ACKs).
-* Senders: see :mod:`ctlcc.sim.senders.window` (Reno, NewReno, Tahoe),
-  :mod:`~ctlcc.sim.senders.vegas`, :mod:`~ctlcc.sim.senders.stpd`,
-  :mod:`~ctlcc.sim.senders.primo`, :mod:`~ctlcc.sim.senders.open_loop`,
-  :mod:`~ctlcc.sim.senders.iftp`, :mod:`~ctlcc.sim.senders.cbraa` (CBRAA,
-  TCP-Friend) and :mod:`~ctlcc.sim.senders.tfrc`.
+* Senders: see :mod:`ctlcc.sim.senders` (the registry and its table).
 """
 
 import math
@@ -33,26 +36,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import (check_bool, check_instance, check_nonnegative, check_nonnegative_int,
-                           check_positive, check_positive_int)
+from .._validation import check_bool, check_nonnegative, check_positive, check_positive_int
 from ..bounds import fairness as _fairness
 from ..errors import ConservationError, ParameterError
 from . import senders as senders_mod
 from ._core import cache as _cache
 from ._core import dispatch
+from ._core import hooks as _hooks
 from ._core import layout as K
 from ._core import net
 from . import criteria as _criteria
 from .scenarios import Bernoulli, GilbertElliott, PacketList, Scenario
 
 __all__ = ["FlowStats", "QueueStats", "Traces", "SimResult", "run", "jain_index",
-           "primo_criteria"]
+           "primo_criteria", "warm"]
 
-#: Private columns a flow may use beyond the common ones (largest sender).
-_NF, _NI = K.NF_COMMON + 24, K.NI_COMMON + 8
-#: Rough cold-compile time of the event loop on one free core, for the notice
-#: (benchmarks/bench_senders.py --cold measures it). [s]
-_COMPILE_SECONDS = 120
+#: Rough cold-compile times (CPU s on the 2-core machine of issue 20, measured
+#: by ``ctlcc.sim.warm()`` on a fresh numba cache), for the notice: the event
+#: loop, each sender module's hooks, and any other sender module. [s]
+_COMPILE_SECONDS = {"loop": 8, "sender": 10, "window": 8, "vegas": 8, "window_law": 14,
+                    "rate_law": 8, "open_loop": 1, "iftp": 6, "cbraa": 4, "tfrc": 7, "sttp": 8,
+                    "sack": 17, "fixed_window": 5}
 #: Largest memory the arrays of one run may take; :func:`run` estimates it
 #: from the scenario, the duration and the sampling period before allocating
 #: and refuses larger runs (a typo such as ``duration=1e308`` would otherwise
@@ -391,11 +395,15 @@ class _Simulation:
         hops = max(len(f.path) for f in flows) - 1
         self.fpath = np.zeros((n, hops), dtype=np.int64)
         self.rpath = np.zeros((n, hops), dtype=np.int64)
-        ff = np.zeros((n, _NF))
-        fi = np.zeros((n, _NI), dtype=np.int64)
-        specs = [flow.sender for flow in flows]
-        width = max([2] + [spec.table_size() for spec in specs if hasattr(spec, "table_size")])
-        tab = np.zeros((n, 3, width))
+        specs = [senders_mod.runnable(flow.sender) for flow in flows]
+        self.specs = specs
+        prepare(specs)
+        nf = K.NF_COMMON + max(spec.float_columns for spec in specs)
+        ni = K.NI_COMMON + max(spec.int_columns for spec in specs)
+        ff = np.zeros((n, nf))
+        fi = np.zeros((n, ni), dtype=np.int64)
+        shapes = [spec.table_shape(tcp) for spec in specs]
+        tab = np.zeros((n, max([1] + [r for r, _ in shapes]), max([1] + [w for _, w in shapes])))
         for j, (flow, spec) in enumerate(zip(flows, specs)):
             fwd = [index[h] for h in zip(flow.path[:-1], flow.path[1:])]
             rev = [index[(b, a)] for a, b in reversed(list(zip(flow.path[:-1], flow.path[1:])))]
@@ -414,16 +422,10 @@ class _Simulation:
             fi[j, K.I_RECOVER] = -1
             spec.init_flow(ff, fi, tab, j, tcp)
         self.tab = tab
-        self.callbacks = [spec.callback() for spec in specs]
+        self.hooks = np.array([hook_table(spec) for spec in specs], dtype=np.int64)
         self.ff, self.fi = ff, fi
         ring = 1 << int(math.ceil(math.log2(2 * tcp.max_window + 2)))
         self.rbits = np.zeros((n, ring), dtype=np.uint8)
-        # RFC 6675 scoreboards (sender side), only when a flow runs "sack"
-        board = ring if any(isinstance(x, senders_mod.Sack) for x in specs) else 1
-        self.sack_board = np.zeros((n, board), dtype=np.bool_)
-        h = K.H_PRIMO if any(isinstance(x, senders_mod.Primo) for x in specs) else 1
-        self.ph_t, self.ph_v = np.zeros((n, h)), np.zeros((n, h))
-        self.rh_t, self.rh_v = np.zeros((n, h)), np.zeros((n, h))
         # global parameters
         g = np.zeros(K.NG)
         g[K.G_DATA_BITS] = sc.data_bits
@@ -437,6 +439,8 @@ class _Simulation:
         g[K.G_LIMITED] = 1.0 if tcp.limited_transmit else 0.0
         self.g = g
         self.meta = np.zeros(K.NM, dtype=np.int64)
+        for slot, address in net.services().items():
+            self.meta[slot] = address
         self.meta[K.M_MARGIN] = tcp.max_window + 16
         self.meta[K.M_TRACE] = 1 if trace else 0
         pool = 4 * (tcp.max_window + 16) + 1024
@@ -502,6 +506,9 @@ class _Simulation:
 
     # --- the loop -----------------------------------------------------------------
     def drive(self, rng, progress):
+        if getattr(self, "_driven", False):   # a harness continuing a run: no second start
+            self._ge_init = []
+        self._driven = True
         for i in self._ge_init:  # stationary start of each Gilbert-Elliott channel
             cf, ci = self.cf, self.ci
             pi_bad = cf[i, K.C_MEAN_BAD] / (cf[i, K.C_MEAN_GOOD] + cf[i, K.C_MEAN_BAD])
@@ -518,17 +525,15 @@ class _Simulation:
         horizon = 0.0
         wall = 0.0
         shown = 0.0
-        _cache.ensure_fresh()
-        if _cache.will_compile():
-            print(f"ctlcc: compiling the packet engine, about {_COMPILE_SECONDS} s, once "
-                  f"(cached on disk afterwards)", file=sys.stderr, flush=True)
+        ctx = self.ctx()
         while horizon < self.duration:
             horizon = min(self.duration, horizon + chunk)
             while True:
                 start = time.perf_counter()
-                code = dispatch.run_kernel(horizon, self.ctx(), rng)
-                if code == K.NEED_LAW:
-                    self._law(int(self.meta[K.M_LAW_FLOW]))
+                code = dispatch.run_kernel(horizon, ctx, rng)
+                if code == K.NEED_PYTHON:
+                    f = int(self.meta[K.M_PYTHON_FLOW])
+                    self.specs[f].python_step(self, f)
                 wall += time.perf_counter() - start
                 if code == K.DONE:
                     break
@@ -536,14 +541,24 @@ class _Simulation:
                     size = 2 * self.pi.shape[0]
                     self._alloc_pool(size, (self.pi, self.pf, self.free))
                     self._alloc_heap(size + 64 * len(self.scenario.flows) + 256)
+                    ctx = self.ctx()
                 elif code == K.NEED_TRACE:
                     self.rtt_buf = _grow(self.rtt_buf, int(self.meta[K.M_NRTT]))
                     self.drop_buf = _grow(self.drop_buf, int(self.meta[K.M_NDROP]))
+                    ctx = self.ctx()
+                elif code == K.UNLINKED:
+                    raise RuntimeError("the event loop was called without the addresses of "
+                                       "its transport services (ctlcc.sim._core.net.services)")
+                elif code == K.SENDER_ERROR:
+                    f = int(self.meta[K.M_ERROR_FLOW])
+                    raise ParameterError(self.specs[f].error_message(self, f))
                 elif code == K.UNDISPATCHED:
-                    name = senders_mod.BY_CODE[int(self.meta[K.M_UNDISPATCHED]) - 1].name
+                    spec = senders_mod.BY_CODE[int(self.meta[K.M_UNDISPATCHED]) - 1]
+                    kind = _hooks.KINDS[int(self.meta[K.M_HOOK])]
                     raise RuntimeError(
-                        f"sender {name!r} is registered but a hook of "
-                        f"ctlcc.sim._core.dispatch does not dispatch it")
+                        f"sender {spec.name!r} has no {kind!r} hook ("
+                        f"{_hooks.HOOKS[kind][0]} in {senders_mod.hooks_module(spec).__name__}) "
+                        f"but one of its flows needs it")
             if bar is not None:
                 bar.update(horizon - shown)
                 shown = horizon
@@ -554,20 +569,20 @@ class _Simulation:
 
     def ctx(self):
         """The run's arrays as the kernel's namedtuple."""
-        return net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.pi,
-                       self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
-                       self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
-                       self.ph_t, self.ph_v, self.rh_t, self.rh_v, self.tab, self.bott,
-                       self.samp_t, self.samp_w, self.samp_r, self.samp_sent, self.samp_dlv,
-                       self.samp_q, self.rtt_buf, self.drop_buf, self.sack_board)
+        ctx = net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.pi,
+                      self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
+                      self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
+                      self.tab, self.hooks, self.bott, self.samp_t, self.samp_w, self.samp_r,
+                      self.samp_sent, self.samp_dlv, self.samp_q, self.rtt_buf, self.drop_buf)
+        if not getattr(self, "_typed", False):
+            # the hooks read these arrays at the types they were compiled for
+            import numba
 
-    def _law(self, f):
-        """Evaluate a user-supplied callable a flow is waiting for (ST-PD gains)."""
-        from .senders import stpd as stpd_sender
-
-        kp, kd = self.callbacks[f](stpd_sender.perceived_bdp(self.ff, f))
-        self.ff[f, stpd_sender.F_KP] = check_nonnegative("kp", float(kp))
-        self.ff[f, stpd_sender.F_KD] = check_nonnegative("kd", float(kd))
+            if numba.typeof(ctx) != _hooks.CTX_TYPE:
+                raise TypeError(f"the run's arrays have the numba type {numba.typeof(ctx)}, "
+                                f"not the {_hooks.CTX_TYPE} the hooks are compiled for")
+            self._typed = True
+        return ctx
 
     # --- results ------------------------------------------------------------------
     def result(self, seed, wall):
@@ -636,12 +651,147 @@ class _Simulation:
         return wait, busy
 
 
+def hook_table(spec):
+    """The addresses of *spec*'s hooks, one per kind (0: none), compiling them if needed."""
+    module = senders_mod.hooks_module(spec)
+    defined = _hooks.module_hooks(module)
+    row = []
+    for kind in _hooks.KINDS:
+        if kind in defined:
+            row.append(_hooks.address(module, kind))
+        elif kind == "data":
+            from ._core import receiver
+
+            row.append(_hooks.address(receiver, "data"))
+        else:
+            row.append(0)
+    return row
+
+
+def _pending(specs):
+    """What a run of *specs* still has to compile: [(label, estimated seconds, compile)].
+
+    The event loop and the transport services; the hooks of each sender module
+    the specs use; what each spec adds (:meth:`SenderSpec.compilations`: a law).
+    """
+    todo = []
+    if _cache.will_compile():
+        todo.append(("the event loop", _COMPILE_SECONDS["loop"], _compile_loop))
+    modules = {}
+    for spec in specs:
+        modules.setdefault(senders_mod.hooks_module(spec), []).append(spec)
+    from ._core import receiver
+
+    for module, group in modules.items():
+        kinds = list(_hooks.module_hooks(module))
+        parts = [(module, kind) for kind in kinds]
+        if "data" not in kinds:
+            parts.append((receiver, "data"))
+        if not all(_hooks.is_ready(m, k) for m, k in parts):
+            names = sorted({spec.name for spec in group})
+            seconds = _COMPILE_SECONDS.get(module.__name__.rsplit(".", 1)[-1],
+                                           _COMPILE_SECONDS["sender"])
+            todo.append((f"sender {'/'.join(names)}", seconds,
+                         lambda parts=parts: [_hooks.address(m, k) for m, k in parts]))
+    seen = set()
+    for spec in specs:
+        for item in spec.compilations():
+            if item.key not in seen and not item.ready():
+                seen.add(item.key)
+                todo.append((item.label, item.seconds, item.compile))
+    return todo
+
+
+def _compile_loop():
+    dispatch.run_kernel.compile((_hooks.types.float64, _hooks.CTX_TYPE, _hooks.RNG_TYPE))
+    net.services()
+
+
+def prepare(specs, progress=False):
+    """Compile (or load from numba's disk cache) what a run of *specs* needs.
+
+    Prints one line on stderr first when anything must be compiled (what,
+    and about how long), and with *progress* one line per piece as it is
+    done.  Returns the pieces compiled, ``[(label, CPU seconds)]``.
+    """
+    _cache.ensure_fresh()
+    todo = _pending(specs)
+    if not todo:
+        return []
+    cached = [(label, t) for label, t, _ in todo if not label.startswith("law ")]
+    laws = [(label, t) for label, t, _ in todo if label.startswith("law ")]  # per process
+    parts = []
+    if cached:
+        parts.append(f"{'; '.join(label for label, _ in cached)}: about "
+                     f"{sum(t for _, t in cached):.0f} s, once (cached on disk afterwards)")
+    if laws:
+        parts.append(f"{'; '.join(label for label, _ in laws)}: about "
+                     f"{sum(t for _, t in laws):.0f} s, once per process")
+    print(f"ctlcc: compiling the packet engine - {'; and '.join(parts)}", file=sys.stderr,
+          flush=True)
+    done = []
+    for label, _, compile_ in todo:
+        start = time.process_time()
+        compile_()
+        seconds = time.process_time() - start
+        done.append((label, seconds))
+        if progress:
+            print(f"ctlcc:   {label}: {seconds:.0f} s", file=sys.stderr, flush=True)
+    return done
+
+
+def warm(protocols=None, progress=True):
+    """Compile the packet engine for *protocols* now (before forking workers, say).
+
+    Parameters
+    ----------
+    protocols : str, SenderSpec, WindowLaw, RateLaw or a sequence of them, optional
+        What the coming runs use (default: every protocol of
+        :data:`ctlcc.sim.senders.PROTOCOLS`).
+    progress : bool
+        Print one line per piece compiled on stderr.
+
+    Returns
+    -------
+    list of (str, float)
+        The pieces compiled and their CPU seconds (empty when everything was
+        already compiled or cached on disk).
+
+    Examples
+    --------
+    >>> warm(["reno"], progress=False) is not None
+    True
+    """
+    from ..laws.user import _Law
+
+    progress = check_bool("progress", progress)
+    if protocols is None:
+        protocols = senders_mod.PROTOCOLS
+    elif isinstance(protocols, (str, senders_mod.SenderSpec, _Law)):
+        protocols = [protocols]
+    try:
+        protocols = list(protocols)
+    except TypeError:
+        raise ParameterError(f"protocols must be a protocol name, a sender spec, a law or a "
+                             f"sequence of them, got {protocols!r}") from None
+    specs = []
+    for protocol in protocols:
+        if isinstance(protocol, str) and protocol in senders_mod.SENDERS:
+            protocol = senders_mod.SENDERS[protocol].example()   # Cbr needs a rate, say
+        try:
+            specs.append(senders_mod.resolve(protocol))
+        except ParameterError as err:
+            raise ParameterError(f"protocols: {err} (in {protocols!r})") from None
+    return prepare(specs, progress=progress)
+
+
 def _check_memory(scenario, duration, sample_interval):
     """Refuse a run whose arrays would need more than MAX_RUN_BYTES, before allocating."""
     n = len(scenario.flows)
     ns = duration / sample_interval + 2.0          # float: no overflow for duration=1e308
     nb = len(scenario.bottlenecks)
     window = scenario.tcp.max_window
+    shapes = [flow.sender.table_shape(scenario.tcp) for flow in scenario.flows]
     ring = 2.0 ** math.ceil(math.log2(2 * window + 2))
     pool = 4.0 * (window + 16) + 1024
     terms = {
@@ -650,6 +800,8 @@ def _check_memory(scenario, duration, sample_interval):
         + 8.0 * 5 * (pool + 64 * n + 256),
         "link buffers": 16.0 * sum(link.buffer + 1 for link in scenario.links) * 2,
         "flow paths": 16.0 * n * max(len(f.path) for f in scenario.flows),
+        "sender tables (flows x rows x width)": 8.0 * n * max(
+            [1] + [r for r, _ in shapes]) * max([1] + [w for _, w in shapes]),
     }
     total = sum(terms.values())
     if total > MAX_RUN_BYTES:

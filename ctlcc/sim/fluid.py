@@ -26,7 +26,8 @@ and all feedback reaches the sender one round trip ``R_i(t)`` late.
 Entry points
 ------------
 * :func:`network` builds a (batched) :class:`FluidNetwork`;
-* a law: :class:`Reno`, :class:`Stpd` or :class:`Primo`;
+* a law: :class:`Reno`, :class:`Stpd`, :class:`Primo`, or a researcher's
+  :class:`ctlcc.WindowLaw` / :class:`ctlcc.RateLaw`;
 * an AQM: :class:`DropTail` (default), :class:`Red`, :class:`FixedMarking`;
 * :func:`simulate` integrates them and returns a :class:`FluidRun`
   (trajectories with shape (samples, batch, links or classes), time
@@ -116,6 +117,7 @@ from ..errors import ParameterError
 from ..laws import primo as _primo
 from ..laws import tcp as _tcp_law
 from ..laws import stpd as _stpd
+from ..laws.user import RateLaw, WindowLaw
 
 __all__ = [
     "FluidNetwork",
@@ -545,7 +547,7 @@ class FluidRun:
     dt : float
         Step. [s]
     network : FluidNetwork
-    law : Reno, Stpd or Primo
+    law : Reno, Stpd, Primo, WindowLaw or RateLaw
     aqm : DropTail, Red or FixedMarking
     """
 
@@ -754,9 +756,12 @@ def simulate(net, law, duration, dt, aqm=DropTail(), initial_queue=0.0, record_e
     ----------
     net : FluidNetwork
         From :func:`network`; batch size B, L links, N classes.
-    law : Reno, Stpd or Primo
-        The senders' law (all classes use the same law; its parameters may
-        differ per batch member and class).
+    law : Reno, Stpd, Primo, WindowLaw or RateLaw
+        The senders' law (all classes use the same law; the parameters of
+        Reno, Stpd and Primo may differ per batch member and class).  A
+        researcher's :class:`ctlcc.WindowLaw` or :class:`ctlcc.RateLaw`
+        runs as written, on arrays, in the signals the packet engine gives
+        it (see :class:`_WindowLawState`, :class:`_RateLawState`).
     duration : float
         Simulated time, > 0. [s]
     dt : float
@@ -788,8 +793,9 @@ def simulate(net, law, duration, dt, aqm=DropTail(), initial_queue=0.0, record_e
     """
     if not isinstance(net, FluidNetwork):
         raise ParameterError(f"net must be a FluidNetwork (see network()), got {net!r}")
-    if not isinstance(law, (Reno, Stpd, Primo)):
-        raise ParameterError(f"law must be Reno, Stpd or Primo, got {law!r}")
+    if not isinstance(law, (Reno, Stpd, Primo, WindowLaw, RateLaw)):
+        raise ParameterError(f"law must be Reno, Stpd, Primo, a ctlcc.WindowLaw or a "
+                             f"ctlcc.RateLaw, got {law!r}")
     if not isinstance(aqm, (DropTail, Red, FixedMarking)):
         raise ParameterError(f"aqm must be DropTail, Red or FixedMarking, got {aqm!r}")
     duration = check_positive("duration", duration, scalar=True)
@@ -1010,8 +1016,139 @@ class _PrimoState:
         return self.x
 
 
+class _WindowLawState:
+    """A :class:`~ctlcc.laws.user.WindowLaw` as a fluid: its update, at its own pace.
+
+    Each class holds a window W (the rate is W / R) and the law's memory.
+    The error is ST-PD's (reference - (R - Tp) r, r the class's reception
+    rate, eqs. 3.2-3.4 with the propagation delay Tp as RTT_min), read one
+    round trip late as the packet sender sees it.  With ``per="rtt"`` the
+    law runs once per round trip R of the class (each class on its own
+    clock); with ``per="ack"`` once per packet received (r dt updates a step,
+    the fraction carried over).  W(0) is the class's fair share of its
+    bottleneck times Tp (the fluid has no slow start); W stays >= 1 packet,
+    as the packet sender's.  A window or memory that is not a finite number
+    raises :class:`~ctlcc.errors.ParameterError` naming the law.
+    """
+
+    signals = ("error",)
+
+    def __init__(self, law, net, dt):
+        self.law, self.dt = law, dt
+        self.tp = net.propagation_delay
+        self.window = np.maximum(_fair_share(net) * self.tp, 1.0)
+        self.reference = float(law.mechanics["reference"])
+        self.memory = tuple(np.zeros_like(self.window) for _ in range(law.memory))
+        self.gains = law.gains
+        self.due = np.zeros_like(self.window)        # time of each class's next update [s]
+        self.count = np.zeros_like(self.window)      # per="ack": updates owed
+        self.span = float(net.max_round_trip().max()) + dt
+
+    def rate(self, round_trip):
+        return self.window / round_trip
+
+    def current_window(self, rate, round_trip):
+        return self.window
+
+    def extra_signals(self, round_trip, reception_rate):
+        estimate = _stpd.buffer_estimate(round_trip, self.tp, reception_rate)
+        return {"error": _stpd.control_error(self.reference, estimate)}
+
+    def advance(self, k, round_trip, history, signals):
+        error = history.read((k + 1) - round_trip / self.dt)["error"]
+        if self.law.per == "rtt":
+            now = (k + 1) * self.dt
+            updates = (now >= self.due).astype(int)
+            self.due = np.where(updates > 0, now + round_trip, self.due)
+        else:
+            self.count = self.count + signals["reception_rate"] * self.dt
+            updates = np.floor(self.count)
+            self.count -= updates
+        for j in range(int(updates.max(initial=0))):
+            mask = updates > j
+            window, memory = self.law.update(self.window, error, self.memory, **self.gains)
+            window = np.broadcast_to(np.asarray(window, dtype=float), mask.shape)
+            memory = tuple(np.broadcast_to(np.asarray(m, dtype=float), mask.shape)
+                           for m in memory)
+            if not (np.all(np.isfinite(window[mask]))
+                    and all(np.all(np.isfinite(m[mask])) for m in memory)):
+                raise ParameterError(
+                    f"WindowLaw {self.law.name!r}: the law returned a window or memory that is "
+                    f"not a finite number in the fluid model at t = {k * self.dt:.6g} s; bound "
+                    f"the law (e.g. with ctlcc.laws.user.select) or check its gains")
+            self.window = np.where(mask, np.maximum(window, 1.0), self.window)
+            self.memory = tuple(np.where(mask, m, old) for m, old in zip(memory, self.memory))
+        return self.window / round_trip
+
+
+class _RateLawState:
+    """A :class:`~ctlcc.laws.user.RateLaw` as a fluid, in Primo's signals.
+
+    ``excess`` is the queueing delay of the path (the forward trip time's
+    excess ΔFTT) read D = tau Tp late, over FTT_ref = Tp / 2 (the forward
+    half of the propagation round trip, :class:`Primo`'s default
+    ``ftt_fraction``), floored at 0; ``received`` and ``previous`` are the
+    reception rate and the sending rate one round trip ago.  With
+    ``per="packet"`` the law runs x dt times a step (the fraction carried
+    over, its inputs frozen within the step), with ``per="rtt"`` once per
+    round trip.  x(0) is the class's fair share; x stays >= 0.
+    """
+
+    signals = ("rate", "reception_rate", "queueing_delay")
+
+    def __init__(self, law, net, dt):
+        self.law, self.dt = law, dt
+        self.x = _fair_share(net).astype(float)
+        self.ftt_ref = 0.5 * net.propagation_delay
+        self.lookup = float(law.mechanics["tau"]) * net.propagation_delay
+        self.memory = tuple(np.zeros_like(self.x) for _ in range(law.memory))
+        self.gains = law.gains
+        self.due = np.zeros_like(self.x)
+        self.count = np.zeros_like(self.x)
+        self.span = float((net.max_round_trip() + self.lookup).max()) + dt
+
+    def rate(self, round_trip):
+        return self.x
+
+    def advance(self, k, round_trip, history, signals):
+        position = (k + 1) - round_trip / self.dt
+        past = history.read(position)
+        previous, received = past["rate"], past["reception_rate"]
+        delay = history.read(position - self.lookup / self.dt)["queueing_delay"]
+        excess = np.maximum(delay, 0.0) / self.ftt_ref
+        if self.law.per == "rtt":
+            now = (k + 1) * self.dt
+            updates = (now >= self.due).astype(int)
+            self.due = np.where(updates > 0, now + round_trip, self.due)
+        else:
+            self.count = self.count + self.x * self.dt
+            updates = np.floor(self.count)
+            self.count -= updates
+        for j in range(int(updates.max(initial=0))):
+            mask = updates > j
+            rate, memory = self.law.update(self.x, excess, received, previous, self.memory,
+                                           **self.gains)
+            rate = np.broadcast_to(np.asarray(rate, dtype=float), mask.shape)
+            memory = tuple(np.broadcast_to(np.asarray(m, dtype=float), mask.shape)
+                           for m in memory)
+            if not (np.all(np.isfinite(rate[mask]))
+                    and all(np.all(np.isfinite(m[mask])) for m in memory)):
+                raise ParameterError(
+                    f"RateLaw {self.law.name!r}: the law returned a rate or memory that is not "
+                    f"a finite number in the fluid model at t = {k * self.dt:.6g} s; bound the "
+                    f"law (e.g. with ctlcc.laws.user.select) or check its gains")
+            self.x = np.where(mask, np.maximum(rate, 0.0), self.x)
+            self.memory = tuple(np.where(mask, m, old) for m, old in zip(memory, self.memory))
+        return self.x
+
+
 def _integrate(net, law, aqm, duration, dt, queue, record_every):
-    state = law._start(net, dt)
+    if isinstance(law, WindowLaw):
+        state = _WindowLawState(law, net, dt)
+    elif isinstance(law, RateLaw):
+        state = _RateLawState(law, net, dt)
+    else:
+        state = law._start(net, dt)
     capacity, buffer, routes = net.capacity, net.buffer, net.routes
     routes_f = routes.astype(float)
     weights = net.n_flows

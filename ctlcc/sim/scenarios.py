@@ -43,6 +43,7 @@ from .._validation import (
     check_sequence,
 )
 from ..errors import ParameterError
+from ..laws.user import _Law
 from .senders import PROTOCOLS, Cbr, SenderSpec, resolve
 
 __all__ = [
@@ -286,10 +287,12 @@ class Flow:
     ----------
     path : tuple of str
         Nodes from source to destination; ACKs return along the reverse.
-    protocol : str or SenderSpec, optional
-        One of :data:`PROTOCOLS` (the sender with the paper's defaults) or
-        a sender spec; after construction always the protocol's name.
-        Default: the name of ``sender``, or "reno".
+    protocol : str, SenderSpec, WindowLaw or RateLaw, optional
+        One of :data:`PROTOCOLS` (the sender with the paper's defaults), a
+        sender spec, or a researcher's law (:class:`ctlcc.WindowLaw`,
+        :class:`ctlcc.RateLaw`); after construction always the sender's
+        name (``"windowlaw:<law name>"`` for a law).  Default: the name of
+        ``sender``, or "reno".
     start : float
         Time the sender starts, >= 0. [s]
     stop : float
@@ -297,10 +300,13 @@ class Flow:
         > start; ``inf`` for the whole run. [s]
     name : str, optional
         Label used in results (default "flow<i>").
-    sender : SenderSpec, optional
+    sender : SenderSpec, WindowLaw or RateLaw, optional
         The sender and its parameters, e.g. ``Stpd(gains=(0.033, 0.368))``,
         ``Primo(PrimoParams(tau=2))``, ``Cbr(rate=100)`` (see
-        :mod:`ctlcc.sim.senders`); after construction always set.
+        :mod:`ctlcc.sim.senders`), or a law (run by
+        :class:`~ctlcc.sim.senders.WindowLawSender` or
+        :class:`~ctlcc.sim.senders.RateLawSender`); after construction
+        always a spec.
 
     Examples
     --------
@@ -331,7 +337,7 @@ class Flow:
         object.__setattr__(self, "path", path)
         spec = resolve(self.protocol, self.sender)
         object.__setattr__(self, "sender", spec)
-        object.__setattr__(self, "protocol", spec.name)
+        object.__setattr__(self, "protocol", spec.protocol)
         object.__setattr__(self, "start", check_nonnegative("start", self.start, scalar=True))
         object.__setattr__(self, "stop", check_positive("stop", self.stop, allow_inf=True,
                                                         scalar=True))
@@ -1146,7 +1152,7 @@ def iftp_fig4(protocol=None, loss=None, buffer=50, n=None, bottleneck_rate=1e6,
             raise ParameterError("n needs a protocol: iftp_fig4's default is §6.1's fixed mix "
                                  f"of 2 Reno + 2 IFTP sources, got n={n!r}")
         protocols = ["reno", "reno", "iftp", "iftp"]
-    elif isinstance(protocol, (str, SenderSpec)):
+    elif isinstance(protocol, (str, SenderSpec, _Law)):
         protocols = [protocol] * check_positive_int("n", 4 if n is None else n, maximum=MAX_FLOWS)
     else:
         try:
@@ -1283,7 +1289,7 @@ def _as_loss(loss):
 
 def _per_flow(name, value, n):
     """*value* repeated n times, or its n elements (one per flow or hop)."""
-    if isinstance(value, (str, bytes, numbers.Number, SenderSpec)) or value is None:
+    if isinstance(value, (str, bytes, numbers.Number, SenderSpec, _Law)) or value is None:
         return [value] * n   # a wrong scalar is refused by the Link/Flow it builds
     try:
         values = list(value)

@@ -1,8 +1,9 @@
 """The rate senders CBRAA, TCP-Friend (Ait-Hellal, Yamamoto & Leduc 1999) and TFRC (RFC 5348).
 
 The compiled hooks are driven with hand-made receiver reports on the arrays
-of a real run (``engine._Simulation``), and their new rates compared with
-values typed out from the papers' formulas here (not from ctlcc.laws):
+of a real run (the public harness :class:`ctlcc.sim.testing.SenderHarness`),
+and their new rates compared with values typed out from the papers'
+formulas here (not from ctlcc.laws):
 
 * CBRAA's Loss_th from §2's ideal cycle, ``1/N`` with ``N = (3/8) Wmax
   (Wmax + 2)`` and ``W = Rate srtt = (7/9) Wmax`` (eq. (3)-(4) before
@@ -19,19 +20,19 @@ import numpy as np
 import pytest
 
 from ctlcc.errors import ParameterError
-from ctlcc.sim import engine, run, scenarios as S
+from ctlcc.sim import run, scenarios as S
 from ctlcc.sim._core import layout as K
 from ctlcc.sim.senders import Cbraa, TcpFriend, Tfrc, cbraa as cb_mod, resolve, tfrc as tf_mod
+from ctlcc.sim.testing import SenderHarness
 
 C = (7 / 9) * math.sqrt(8 / 3)          # eq. (2), §2
 
 
 def _sim(spec, **kw):
     """A run's arrays before its first event, the flow marked active (timers armed)."""
-    scenario = S.dumbbell(1, protocol=spec, **kw)
-    sim = engine._Simulation(scenario, 100.0, False, 1.0)
-    sim.fi[0, K.I_ACTIVE] = 1
-    return sim, sim.ctx()
+    h = SenderHarness(scenario=S.dumbbell(1, protocol=spec, **kw))
+    h.fi[0, K.I_ACTIVE] = 1
+    return h, h
 
 
 def _loss_th(rate, srtt):
@@ -81,9 +82,11 @@ def test_protocol_strings_give_the_papers_defaults():
 
 # --- CBRAA and TCP-Friend on hand-made reports ---------------------------------------------
 
-def _report(ctx, now, rtt, lost_total, expected_total, friend=False):
-    cb_mod.on_report(now, 0, rtt, float(lost_total), float(expected_total), friend, ctx)
-    return ctx.ff[0, K.F_RATE]
+def _report(h, now, rtt, lost_total, expected_total, friend=False):
+    """A receiver report reaches the sender (its counts in the ACK's two fields)."""
+    assert (h.specs[0].name == "tcpfriend") == friend
+    h.ack(seq=0, rtt=rtt, now=now, aux1=float(lost_total), aux2=float(expected_total))
+    return h.ff[0, K.F_RATE]
 
 
 def test_cbraa_first_report_without_loss_increases_by_figure_1():
@@ -174,20 +177,20 @@ def test_tfrc_feedback_sequence_follows_section_4():
     f = 0
     assert ctx.ff[f, K.F_RATE] == 1.0 and ctx.ff[f, tf_mod.F_TLD] == -1.0
     # 1st feedback at 0.5 s, R = 0.1: §4.2 X = W_init/R = 4/0.1, tld = now
-    tf_mod.on_feedback(0.5, f, 0.1, 0.0, 0.0, ctx)
+    ctx.ack(seq=0, rtt=0.1, now=0.5, aux1=0.0, aux2=0.0)
     assert ctx.ff[f, K.F_RATE] == pytest.approx(40.0) and ctx.ff[f, tf_mod.F_TLD] == 0.5
     # nofeedback timer: max(4 R, 2 s/X) with X = 1 packet/s before the update = 2 s
     assert ctx.ff[f, K.F_RTO_DEADLINE] == pytest.approx(0.5 + 2.0)
     # 2nd at 0.7 s, R sample 0.1, X_recv 30, p = 0: slow start, min(2 X, 2 X_recv) = 60
-    tf_mod.on_feedback(0.7, f, 0.1, 30.0, 0.0, ctx)
+    ctx.ack(seq=0, rtt=0.1, now=0.7, aux1=30.0, aux2=0.0)
     assert ctx.ff[f, K.F_RATE] == pytest.approx(60.0) and ctx.ff[f, tf_mod.F_TLD] == 0.7
     assert ctx.ff[f, K.F_RTO_DEADLINE] == pytest.approx(0.7 + 0.4)   # 4 R > 2/40
     # 3rd at 0.75 s: less than R since tld: unchanged
-    tf_mod.on_feedback(0.75, f, 0.1, 50.0, 0.0, ctx)
+    ctx.ack(seq=0, rtt=0.1, now=0.75, aux1=50.0, aux2=0.0)
     assert ctx.ff[f, K.F_RATE] == pytest.approx(60.0)
     # 4th at 0.9 s, sample 0.2: R = 0.9 0.1 + 0.1 0.2 = 0.11; p = 0.01; the X_recv set
     # keeps the entries of the last 2 R = 0.22 s: {30 (0.7 s), 50, 55}
-    tf_mod.on_feedback(0.9, f, 0.2, 55.0, 0.01, ctx)
+    ctx.ack(seq=0, rtt=0.2, now=0.9, aux1=55.0, aux2=0.01)
     R = 0.11
     assert ctx.ff[f, tf_mod.F_R] == pytest.approx(R)
     x_bps = _rfc_equation(R, 0.01)                   # 102.1; the set {30, 50, 55}: cap 110
@@ -196,19 +199,19 @@ def test_tfrc_feedback_sequence_follows_section_4():
 
 def test_tfrc_nofeedback_halves_the_rate():
     sim, ctx = _sim(Tfrc())
-    tf_mod.on_rto(2.0, 0, ctx)                       # no feedback yet: max(X/2, 1/64)
+    ctx.timer(now=2.0)                       # no feedback yet: max(X/2, 1/64)
     assert ctx.ff[0, K.F_RATE] == 0.5
     assert ctx.ff[0, K.F_RTO_DEADLINE] == pytest.approx(4.0)     # 2 s again
     ctx.ff[0, K.F_RATE] = 0.02
-    tf_mod.on_rto(4.0, 0, ctx)
+    ctx.timer(now=4.0)
     assert ctx.ff[0, K.F_RATE] == pytest.approx(1 / 64)          # floor s/t_mbi
 
 
 def _tfrc_with_losses(losses, duration=30.0):
     """One TFRC flow on a lossless 2 Mb/s dumbbell, data packets *losses* (1-based) lost."""
     scenario = S.dumbbell(1, buffer=400, protocol="tfrc", loss=S.PacketList(tuple(losses)))
-    sim = engine._Simulation(scenario, duration, True, 0.05)
-    sim.drive(np.random.default_rng(0), False)
+    sim = SenderHarness(scenario=scenario, duration=duration)
+    sim.run(duration)
     return sim
 
 
@@ -234,12 +237,8 @@ def test_tfrc_first_interval_is_synthesised_from_the_receive_rate():
     """§6.3.1: after the first loss, I_1 is the interval whose equation rate is the
     largest X_recv reported so far (read just before the loss is detected) at the R
     the data packet carried."""
-    from ctlcc.sim._core import dispatch
-
     scenario = S.dumbbell(1, buffer=400, protocol="tfrc", loss=S.PacketList((400,)))
-    sim = engine._Simulation(scenario, 10.0, False, 0.05)
-    engine._cache.ensure_fresh()
-    rng = np.random.default_rng(0)
+    sim = SenderHarness(scenario=scenario, duration=10.0)
     f, t, step = 0, 0.0, 1e-3
     x_before = None
     while sim.fi[f, tf_mod.I_RX_K] == 0 and t < 10.0:
@@ -247,7 +246,7 @@ def test_tfrc_first_interval_is_synthesised_from_the_receive_rate():
         if sim.ci[:, K.K_LOSSES].sum() > 0:
             step = 1e-6              # the loss happened: one data arrival per step from here
         t += step
-        dispatch.run_kernel(t, sim.ctx(), rng)
+        sim.run(t)
     assert sim.fi[f, tf_mod.I_RX_K] == 1 and sim.fi[f, tf_mod.I_RX_EVENT_SEQ] == 399
     interval = sim.tab[f, tf_mod.ROW_INTERVALS, 1]
     R = sim.ff[f, tf_mod.F_RX_R]

@@ -1,17 +1,17 @@
 """The sender registry: every registered sender is dispatched and runs.
 
-A sender added to ctlcc.sim.senders.REGISTRY but missing from a switch of
-ctlcc.sim._core.dispatch makes the engine raise (a RuntimeError naming it);
-running a tiny scenario per registered sender therefore fails CI.  Each
-run must conserve packets (checked by the engine), send, and deliver.
+A registered sender whose module lacks a hook an event needs makes the
+engine raise (a RuntimeError naming the sender and the hook); running a
+tiny scenario per registered sender therefore fails CI.  Each run must
+conserve packets (checked by the engine), send, and deliver.
 """
 
 import pytest
 
 from ctlcc.errors import ParameterError
 from ctlcc.sim import run, scenarios as S
-from ctlcc.sim.senders import (BY_CODE, PROTOCOLS, REGISTRY, SENDERS, Cbr, Cbraa, Poisson,
-                                Stpd, TcpFriend, resolve)
+from ctlcc.sim.senders import (BY_CODE, PROTOCOLS, REGISTRY, SENDERS, Cbr, Cbraa, FixedWindow,
+                                Poisson, Stpd, TcpFriend, resolve)
 
 
 def _spec(cls):
@@ -19,6 +19,8 @@ def _spec(cls):
         return cls(rate=100.0)
     if cls in (Cbraa, TcpFriend):   # reports every 0.5 s: several within the 6-s run
         return cls(t_rtcp=0.5, initial_rate=20.0)
+    if cls is FixedWindow:          # below the path's BDP + buffer (7 + 4 packets)
+        return cls(window=8)
     return cls()
 
 

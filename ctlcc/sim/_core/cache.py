@@ -2,14 +2,20 @@
 """Invalidate the engine's numba cache when any of its sources changes.
 
 numba's ``cache=True`` keys a compiled function on its *own* file only, but
-the event loop compiles in functions of a dozen files (``_core``, the
-sender modules, the law cores of :mod:`ctlcc.laws`).  Editing a sender
-would leave a stale loop on disk.  :func:`ensure_fresh` hashes all those
+the engine's functions compile in functions of a dozen files (``_core``,
+the sender modules, the law cores of :mod:`ctlcc.laws`) and read the run's
+arrays at the layout of :data:`.world.Ctx`.  Editing a sender or the layout
+would leave stale code on disk.  :func:`ensure_fresh` hashes all those
 sources and, when the hash differs from the stamp left by the last
-compilation, removes every cached entry of those modules so that the next
-run recompiles them together.  Docstrings and comments are left out of the
-hash (an edit of the documentation does not cost a recompilation).  :func:`will_compile` tells the engine to
-print its one-line notice before a cold compilation.
+compilation, removes every cached entry of the ``_core`` and ``senders``
+modules - the event loop, the transport services, and the hooks compiled
+from each sender module (:func:`.hooks.compile_hook` names them
+``<module>.<hook>__hook``, so they sit with their module's entries) - so
+that the next runs recompile them.  Docstrings and comments are left out of
+the hash (an edit of the documentation does not cost a recompilation).  A
+researcher's law is never cached on disk (:mod:`.laws`).
+:func:`will_compile` tells the engine whether the event loop must be
+compiled (the senders' hooks: :func:`.hooks.is_ready`).
 """
 
 import ast
@@ -20,10 +26,36 @@ from pathlib import Path
 __all__ = []
 
 _ROOT = Path(__file__).resolve().parents[2]  # the ctlcc package
-_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/stpd.py", "laws/primo.py",
-            "laws/tcp.py", "laws/vegas.py", "laws/iftp.py", "laws/cbraa.py", "laws/tfrc.py",
-            "laws/sttp.py", "laws/sack.py")
+#: The engine's own files; the law modules the senders compile in are added from
+#: the registry (:func:`_sources`), so a new sender's law module is watched too.
+_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/_core.py")
 _STAMP = "ctlcc_engine.stamp"
+
+
+def _sources():
+    """Every source file the compiled engine depends on, derived from the registry.
+
+    The ``_core`` and ``senders`` modules, and every module of :mod:`ctlcc.laws`
+    that a registered sender's spec module or hooks module uses (a law module
+    it imports, or one whose functions it compiles in).
+    """
+    import inspect
+
+    from .. import senders
+
+    paths = {path for pattern in _SOURCES for path in _ROOT.glob(pattern)}
+    modules = set()
+    for cls in senders.ENGINE:
+        modules.add(sys.modules[cls.__module__])
+        modules.add(senders.hooks_module(cls))
+    for module in modules:
+        for value in vars(module).values():
+            target = value if inspect.ismodule(value) else sys.modules.get(
+                getattr(getattr(value, "py_func", value), "__module__", None) or "")
+            name = getattr(target, "__name__", "")
+            if name.startswith("ctlcc.laws") and getattr(target, "__file__", None):
+                paths.add(Path(target.__file__).resolve())
+    return sorted(paths)
 
 
 def _code_only(source):
@@ -40,10 +72,9 @@ def _code_only(source):
 def _digest():
     """Hash of the code (not the docstrings or comments) the event loop is compiled from."""
     h = hashlib.sha256()
-    for pattern in _SOURCES:
-        for path in sorted(_ROOT.glob(pattern)):
-            h.update(path.name.encode())
-            h.update(_code_only(path.read_text()).encode())
+    for path in _sources():
+        h.update(path.name.encode())
+        h.update(_code_only(path.read_text()).encode())
     h.update(sys.version.encode())
     return h.hexdigest()
 

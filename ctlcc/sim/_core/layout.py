@@ -4,16 +4,24 @@
 All are plain module-level ints, which numba freezes into constants.  The
 per-flow tables ``ff`` (float) and ``fi`` (int) start with the columns every
 sender has (below); each sender module of :mod:`ctlcc.sim.senders` appends
-its own private columns from :data:`NF_COMMON` / :data:`NI_COMMON` on
-(several senders may reuse the same private indices: a flow runs one sender).
+its own private columns from :data:`NF_COMMON` / :data:`NI_COMMON` on, as
+many as its spec declares (``SenderSpec.float_columns``/``int_columns``;
+several senders reuse the same private indices: a flow runs one sender).
 """
 
 __all__ = []
 
-# event kinds
-EV_ARRIVE, EV_RTO, EV_PACE, EV_START, EV_STOP, EV_SAMPLE, EV_DEFER = 0, 1, 2, 3, 4, 5, 6
-# return codes of the kernel
-DONE, NEED_LAW, NEED_POOL, NEED_TRACE, UNDISPATCHED = 0, 1, 2, 3, 4
+# event kinds (EV_STEP: a sender's own step, handed to its ``on_step`` hook)
+EV_ARRIVE, EV_RTO, EV_PACE, EV_START, EV_STOP, EV_SAMPLE, EV_STEP = 0, 1, 2, 3, 4, 5, 6
+# return codes of the kernel (NEED_PYTHON: a hook asked for its spec's Python step)
+DONE, NEED_PYTHON, NEED_POOL, NEED_TRACE, UNDISPATCHED, SENDER_ERROR, UNLINKED = (
+    0, 1, 2, 3, 4, 5, 6)
+# what a hook returns: carry on, hand the flow to Python (then ``on_resume``), or stop
+# the run with the error the hook wrote in meta[M_ERROR] (the spec explains it)
+HOOK_OK, HOOK_PYTHON, HOOK_ERROR = 0, 1, 2
+# the hooks, in the columns of the per-flow hook table (ctx.hooks)
+H_START, H_ACK, H_DATA, H_TIMER, H_PACE, H_STEP, H_RESUME = 0, 1, 2, 3, 4, 5, 6
+NH = 7
 # loss kinds
 LOSS_NONE, LOSS_BERNOULLI, LOSS_GE, LOSS_LIST = 0, 1, 2, 3
 
@@ -45,13 +53,16 @@ Q_SENT_TIME, Q_ECHO, Q_AUX1, Q_AUX2 = 0, 1, 2, 3
 NPF = 4
 # --- global meta (int) ---
 M_HEAP, M_HEAP_SEQ, M_NFREE, M_EVENTS, M_NSAMPLES, M_TRACE, M_NRTT, M_NDROP = 0, 1, 2, 3, 4, 5, 6, 7
-M_LAW_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED = 8, 9, 10, 11
-NM = 12
+M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLOW = (
+    8, 9, 10, 11, 12, 13, 14)
+#: the address of the world (run's arrays) the running event loop stored, and those of
+#: the transport services compiled once (net.send/push/enqueue call them by address)
+M_WORLD, M_SEND, M_PUSH, M_OFFER = 16, 17, 18, 19
+NM = 20
 # --- global params (float) ---
 G_DATA_BITS, G_ACK_BITS, G_MIN_RTO, G_MAX_RTO, G_INIT_RTO = 0, 1, 2, 3, 4
 G_MAX_WINDOW, G_DUPTHRESH, G_INIT_WINDOW, G_SAMPLE_DT, G_NOW = 8, 9, 10, 11, 12
 G_RTT_EVERY, G_LIMITED = 13, 14
-NG = 16
-
-#: history ring length for Primo's ΔFTT and rate lookups
-H_PRIMO = 4096
+#: four numbers a hook that stops the run leaves for its spec's message
+G_ERR0, G_ERR1, G_ERR2, G_ERR3 = 16, 17, 18, 19
+NG = 20

@@ -10,94 +10,38 @@ at any instant, so one event per packet per hop suffices.
 Every function takes the run's arrays grouped in one namedtuple ``ctx``
 (:data:`Ctx`).  The event loop and each sender hook work on a *borrowed*
 ``ctx`` (:func:`borrow`: the same arrays with null reference-count
-handles), so that numba's reference counting of the tuple's 34 arrays,
+handles), so that numba's reference counting of the tuple's 31 arrays,
 which it repeats at every copy of ``ctx``, folds away.  The small per-event
 helpers are inlined at the numba IR level (``inline="always"``); the
 channel (:func:`offer`, behind :func:`enqueue`), which every hop of every
 packet crosses from a dozen places, is compiled once, on its own.
 """
 
-from collections import namedtuple
-
 import numba
 import numpy as np
-from numba.core import cgutils, types
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
+from numba import types
 
 from .layout import (
     C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
     C_NEXT_SWITCH, C_P, C_RATE, C_WAIT_SUM, EV_ARRIVE, EV_PACE, EV_RTO, F_CWND, F_LAST_RTT,
     F_MIN_RTT, F_RATE, F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT,
     G_ACK_BITS, G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP,
-    I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DELIVERED, I_DROP_Q, I_RCV_NXT, I_RETX,
+    I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DROP_Q, I_RCV_NXT, I_RETX,
     I_ROUND_RTTS, I_PACE_GEN, I_RTO_GEN, I_RTO_PENDING, I_RTT_SAMPLED, I_SENT, I_SND_MAX,
     I_SND_NXT, I_SND_UNA, I_UNIQUE, K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN,
     K_LIST_OFF, K_LIST_POS, K_LOSS_KIND, K_MAXQ, K_RING_COUNT, K_RING_HEAD, K_RING_OFF, K_SEEN,
-    LOSS_BERNOULLI, LOSS_GE, LOSS_NONE, M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_TRACE,
-    P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, Q_SENT_TIME,
+    LOSS_BERNOULLI, LOSS_GE, LOSS_NONE, M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_OFFER,
+    M_PUSH, M_SEND, M_TRACE, M_WORLD, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
+    Q_AUX2, Q_ECHO, Q_SENT_TIME,
+)
+from .world import (  # noqa: F401  (Ack, Ctx, borrow, sample_ctx: re-exported)
+    Ack, Ctx, borrow, caller, load_world, sample_ctx,
 )
 
 __all__ = []
 
-#: The arrays of one run, grouped (see engine._Simulation for their shapes).
-#: ``sack_board`` (last, added for the SACK sender): one RFC 6675 scoreboard
-#: ring of bools per flow, ``(n, ring)`` when a flow runs "sack", else ``(n, 1)``.
-Ctx = namedtuple("Ctx", [
-    "g", "meta", "ht", "hs", "hk", "ha", "hb", "pi", "pf", "free", "cf", "ci", "ring_s",
-    "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "ph_t", "ph_v", "rh_t",
-    "rh_v", "tab", "bott", "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_q",
-    "rtt_buf", "drop_buf", "sack_board"])
-
 _jit = numba.njit(cache=True)
 _inline = numba.njit(cache=True, inline="always")
-
-
-def _borrowable(t):
-    return isinstance(t, (types.Array, types.NumPyRandomGeneratorType))
-
-
-def _unowned(context, builder, t, value):
-    """*value* (an array or a numpy Generator) with a null ``meminfo``."""
-    if isinstance(t, types.Array):
-        proxy = make_array(t)(context, builder, value=value)
-    else:
-        proxy = cgutils.create_struct_proxy(t)(context, builder, value=value)
-    proxy.meminfo = cgutils.get_null_value(proxy.meminfo.type)
-    return proxy._getvalue()
-
-
-@intrinsic
-def borrow(typingctx, x):
-    """The same arrays (or Generator) without their reference-count handles, for one call.
-
-    Every ``ctx.<field>`` read and every inlined hook that receives ``ctx``
-    makes numba copy the tuple, i.e. increment (and later decrement) the
-    reference count of each of its 34 arrays: out-of-line ``NRT_incref`` /
-    ``NRT_decref`` calls with atomic updates, which LLVM's reference
-    pruning cannot pair across the branches of the event loop (hundreds
-    per event).  The event loop owns nothing: the arrays and the generator
-    belong to the Python caller and outlive the call, and nothing created
-    inside escapes it.  So the loop works on copies of their structs whose
-    ``meminfo`` is null; NRT skips null handles, and since the null is a
-    constant LLVM folds those calls away.  Same memory, same results.
-    """
-    if _borrowable(x):
-        def codegen(context, builder, sig, args):
-            return _unowned(context, builder, sig.args[0], args[0])
-    elif isinstance(x, types.BaseTuple):
-        def codegen(context, builder, sig, args):
-            out = args[0]
-            for i, t in enumerate(sig.args[0].types):
-                item = builder.extract_value(out, i)
-                if _borrowable(t):
-                    out = builder.insert_value(out, _unowned(context, builder, t, item), i)
-                else:  # any other member passes unchanged, as a new reference
-                    context.nrt.incref(builder, t, item)
-            return out
-    else:
-        return None
-    return x(x), codegen
 
 
 @_inline
@@ -124,8 +68,27 @@ def heap_push(ht, hs, hk, ha, hb, meta, t, kind, a, b):
     hb[i] = b
 
 
+@_jit
+def push_service(t, kind, a, b, world):
+    """:func:`push` compiled once, on the world stored at address *world*."""
+    ctx, rng = load_world(world)
+    heap_push(ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.meta, t, kind, a, b)
+    return 0
+
+
+_call_push = caller((types.float64, types.int64, types.int64, types.int64, types.int64),
+                    types.int64)
+
+
 @_inline
 def push(ctx, t, kind, a, b):
+    """Schedule event (t, kind, a, b): the heap service, called by address."""
+    _call_push(ctx.meta[M_PUSH], t, kind, a, b, ctx.meta[M_WORLD])
+
+
+@_inline
+def push_here(ctx, t, kind, a, b):
+    """:func:`push` inlined (the event loop's own pushes)."""
     heap_push(ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.meta, t, kind, a, b)
 
 
@@ -164,33 +127,6 @@ def heap_pop(ht, hs, hk, ha, hb, meta):
         ha[i] = a
         hb[i] = b
     return t0, k0, a0, b0
-
-
-@_inline
-def lookup(ht_, hv, fi, f, head_col, count_col, target, default):
-    """Newest history value recorded at or before *target* (oldest if none)."""
-    count = fi[f, count_col]
-    if count == 0:
-        return default
-    head = fi[f, head_col]
-    size = ht_.shape[1]
-    idx = (head - 1) % size
-    for _ in range(count):
-        if ht_[f, idx] <= target:
-            return hv[f, idx]
-        idx = (idx - 1) % size
-    return hv[f, (head - count) % size]
-
-
-@_inline
-def record(ht_, hv, fi, f, head_col, count_col, t, v):
-    size = ht_.shape[1]
-    head = fi[f, head_col]
-    ht_[f, head] = t
-    hv[f, head] = v
-    fi[f, head_col] = (head + 1) % size
-    if fi[f, count_col] < size:
-        fi[f, count_col] += 1
 
 
 @_jit
@@ -232,9 +168,26 @@ def log_drop(now, f, c, how, pkind, meta, drop_buf):
 
 @_inline
 def enqueue(now, p, c, ctx):
-    """Offer packet p to channel c at time now (drop-tail)."""
+    """Offer packet p to channel c at time now (drop-tail): the channel service, by address."""
+    _call_offer(ctx.meta[M_OFFER], now, p, c, ctx.meta[M_WORLD])
+
+
+@_inline
+def forward(now, p, c, ctx):
+    """:func:`enqueue` calling :func:`offer` directly (the event loop's own hops)."""
     offer(now, p, c, ctx.g, ctx.meta, ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.pi, ctx.free,
           ctx.cf, ctx.ci, ctx.ring_s, ctx.ring_e, ctx.fi, ctx.drop_buf)
+
+
+@_jit
+def offer_service(now, p, c, world):
+    """:func:`offer` on the world stored at address *world* (senders reach it by address)."""
+    ctx, rng = load_world(world)
+    forward(now, p, c, ctx)
+    return 0
+
+
+_call_offer = caller((types.float64, types.int64, types.int64, types.int64), types.int64)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -333,9 +286,10 @@ def arm(t, f, ctx):
         push(ctx, t, EV_RTO, f, fi[f, I_RTO_GEN])
 
 
-@_inline
-def send(now, f, seq, retx, flag, ctx):
-    """Put data segment *seq* of flow f on its first link."""
+@_jit
+def send_service(now, f, seq, retx, flag, world):
+    """:func:`send` compiled once, on the world stored at address *world*."""
+    ctx, rng = load_world(world)
     pi, pf, fi = ctx.pi, ctx.pf, ctx.fi
     p = alloc(ctx.meta, ctx.free)
     pi[p, P_FLOW] = f
@@ -349,7 +303,18 @@ def send(now, f, seq, retx, flag, ctx):
     fi[f, I_SENT] += 1
     if retx:
         fi[f, I_RETX] += 1
-    enqueue(now, p, ctx.fpath[f, 0], ctx)
+    forward(now, p, ctx.fpath[f, 0], ctx)
+    return 0
+
+
+_call_send = caller((types.float64, types.int64, types.int64, types.int64, types.int64,
+                     types.int64), types.int64)
+
+
+@_inline
+def send(now, f, seq, retx, flag, ctx):
+    """Put data segment *seq* of flow f on its first link (the send service, by address)."""
+    _call_send(ctx.meta[M_SEND], now, f, seq, retx, flag, ctx.meta[M_WORLD])
 
 
 @_inline
@@ -513,3 +478,14 @@ def repace(now, f, last_send, ctx):
         t = now
     fi[f, I_PACE_GEN] += 1
     push(ctx, t, EV_PACE, f, fi[f, I_PACE_GEN])
+
+
+def services():
+    """meta slot -> address of each transport service (compiled or loaded once)."""
+    from .hooks import address_of
+
+    sig = lambda *args: types.int64(*args)  # noqa: E731
+    i8, f8 = types.int64, types.float64
+    return {M_SEND: address_of(send_service, sig(f8, i8, i8, i8, i8, i8)),
+            M_PUSH: address_of(push_service, sig(f8, i8, i8, i8, i8)),
+            M_OFFER: address_of(offer_service, sig(f8, i8, i8, i8))}

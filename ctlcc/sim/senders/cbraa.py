@@ -48,21 +48,20 @@ from ...laws import cbraa as law
 from ...laws.cbraa import C_CBRAA, CbraaParams, TcpFriendParams
 from .._core.layout import (
     EV_PACE, F_CWND, F_RATE, F_SRTT, I_ACTIVE, I_PACE_GEN, I_RCV_NXT, I_UNIQUE,
-    NF_COMMON, NI_COMMON, Q_AUX1, Q_AUX2,
+    NF_COMMON, NI_COMMON, P_SEQ, Q_AUX1, Q_AUX2,
 )
 from .._core.net import emit_ack, push, release, repace, rto_estimate, send_next, turn_into_ack
 from ._base import SenderSpec
 
 __all__ = ["Cbraa", "TcpFriend", "REPORTS"]
 
-CBRAA, TCPFRIEND = 9, 10
 #: Reports the sliding window of §3.1 holds (a ring in the flow's table). [1]
 REPORTS = 64
 
 # private columns (sender and receiver of the flow)
 (F_A, F_B, F_ALPHA, F_BETA, F_C, F_C1, F_C2, F_T_RTCP, F_LAST_SEND, F_LAST_LOST,
  F_LAST_EXPECTED, F_NEXT_REPORT, F_LOSS_OBS, F_CYCLE) = range(NF_COMMON, NF_COMMON + 14)
-I_RING_HEAD, I_RING_COUNT, I_REPORTS = range(NI_COMMON, NI_COMMON + 3)
+I_RING_HEAD, I_RING_COUNT, I_REPORTS, I_FRIEND = range(NI_COMMON, NI_COMMON + 4)
 
 _inline = numba.njit(cache=True, inline="always")
 _jit = numba.njit(cache=True)
@@ -110,8 +109,9 @@ class Cbraa(SenderSpec):
     """
 
     name = "cbraa"
-    code = CBRAA
     window_based = False
+    float_columns = 14
+    int_columns = 4
     a: float = 1.5
     b: float = 0.5
     alpha: float = 0.5
@@ -130,9 +130,9 @@ class Cbraa(SenderSpec):
                            published=self.published, t_rtcp=self.t_rtcp,
                            initial_rate=self.initial_rate)
 
-    def table_size(self):
-        """Width of the report ring of the sliding window. [reports]"""
-        return REPORTS
+    def table_shape(self, tcp):
+        """Rows (report times, lost, sent) of the sliding window's ring. [reports]"""
+        return (3, REPORTS)
 
     def init_flow(self, ff, fi, tab, j, tcp):
         a, b, alpha, beta, C, c1, c2 = self.params.core_args()
@@ -168,8 +168,9 @@ class TcpFriend(SenderSpec):
     """
 
     name = "tcpfriend"
-    code = TCPFRIEND
     window_based = False
+    float_columns = 14
+    int_columns = 4
     C: float = C_CBRAA
     t_rtcp: float = law.T_RTCP
     initial_rate: float = law.INITIAL_RATE
@@ -185,6 +186,7 @@ class TcpFriend(SenderSpec):
     def init_flow(self, ff, fi, tab, j, tcp):
         _init_common(ff, fi, j, self.initial_rate, self.t_rtcp)
         ff[j, F_C] = self.C
+        fi[j, I_FRIEND] = 1
 
 
 def _init_common(ff, fi, j, initial_rate, t_rtcp):
@@ -198,7 +200,7 @@ def _init_common(ff, fi, j, initial_rate, t_rtcp):
 # --- sender -------------------------------------------------------------------------------
 
 @_inline
-def on_start(now, f, ctx):
+def on_start(now, f, ctx, rng):
     paced_send(now, f, ctx)
 
 
@@ -215,8 +217,14 @@ def paced_send(now, f, ctx):
 
 
 @_inline
-def on_pace(now, f, ctx):
+def on_pace(now, f, ctx, rng):
     paced_send(now, f, ctx)
+
+
+@_inline
+def on_ack(now, f, ack, ctx, rng):
+    """A receiver report (the ACK's aux fields: cumulative lost, expected)."""
+    on_report(now, f, ack.rtt, ack.aux1, ack.aux2, ctx.fi[f, I_FRIEND] == 1, ctx)
 
 
 @_jit
@@ -238,7 +246,7 @@ def on_report(now, f, rtt, lost_total, expected_total, friend, ctx):
         ff[f, F_RATE] = tcp_friend_update(rate, srtt, lost / sent, ff[f, F_T_RTCP], ff[f, F_C])
     else:
         tab = ctx.tab
-        width = tab.shape[2]
+        width = REPORTS
         head = fi[f, I_RING_HEAD]
         tab[f, 0, head] = now
         tab[f, 1, head] = lost
@@ -259,9 +267,10 @@ def on_report(now, f, rtt, lost_total, expected_total, friend, ctx):
 # --- receiver -----------------------------------------------------------------------------
 
 @_inline
-def on_data(now, p, f, seq, ctx):
+def on_data(now, f, p, ctx, rng):
     """Receiver: count, and every t_rtcp turn the packet into a report."""
     ff, fi, pf = ctx.ff, ctx.fi, ctx.pf
+    seq = ctx.pi[p, P_SEQ]
     fi[f, I_UNIQUE] += 1
     if seq >= fi[f, I_RCV_NXT]:
         fi[f, I_RCV_NXT] = seq + 1

@@ -82,7 +82,6 @@ from ._base import SenderSpec, check_option
 
 __all__ = ["Iftp"]
 
-CODE = 8
 # private columns
 (F_TAU, F_S, F_INV_S, F_GRAN, F_WMAX, F_THRESH, F_MAXB, F_GAP, F_INTERVAL, F_CREDIT,
  F_G_SUM, F_G_SQ, F_G_COUNT, F_DELAY_SUM, F_DELAY_SQ, F_CONTINUOUS,
@@ -143,8 +142,9 @@ class Iftp(SenderSpec):
     """
 
     name = "iftp"
-    code = CODE
     window_based = False
+    float_columns = 17
+    int_columns = 8
     Ws: int = 32
     Wmax: int = 50
     S: float = 1.0
@@ -263,7 +263,7 @@ def rearm(now, f, ctx):
 
 
 @_inline
-def on_start(now, f, ctx):
+def on_start(now, f, ctx, rng):
     """n = 1, una = next = first sequence number; one packet, timer armed."""
     ff, fi = ctx.ff, ctx.fi
     if ff[f, F_TAU] < 0.0:
@@ -274,9 +274,10 @@ def on_start(now, f, ctx):
 
 
 @_inline
-def on_data(now, p, f, seq, ctx):
+def on_data(now, f, p, ctx, rng):
     """Receiver: echo the packet's own sequence number and send time; tally its delay."""
     ff, fi = ctx.ff, ctx.fi
+    seq = ctx.pi[p, P_SEQ]
     fi[f, I_UNIQUE] += 1                   # nothing is retransmitted: every arrival is new
     if seq >= fi[f, I_RCV_NXT]:
         fi[f, I_RCV_NXT] = seq + 1
@@ -320,9 +321,10 @@ def figure1(f, ack, ctx):
 
 
 @_jit
-def on_ack(now, f, ack, rtt, ctx):
+def on_ack(now, f, ack, ctx, rng):
     """Eqs. (7)-(8) on the echoed send time, Figure 1, eq. (9) restarted."""
     ff, fi = ctx.ff, ctx.fi
+    rtt = ack.rtt
     if fi[f, I_ACTIVE] == 0:
         return
     if fi[f, I_RTT_SAMPLED] == 0:
@@ -334,7 +336,7 @@ def on_ack(now, f, ack, rtt, ctx):
     ff[f, F_LAST_RTT] = rtt
     if rtt < ff[f, F_MIN_RTT]:
         ff[f, F_MIN_RTT] = rtt
-    action = figure1(f, ack, ctx)
+    action = figure1(f, ack.seq, ctx)
     if action == law.ACTION_LOSS_WINDOW:
         fi[f, I_FAST_RETX] += 1
     if action != law.ACTION_NONE:
@@ -343,12 +345,12 @@ def on_ack(now, f, ack, rtt, ctx):
 
 
 @_inline
-def on_pace(now, f, ctx):
+def on_pace(now, f, ctx, rng):
     paced_send(now, f, ctx)
 
 
 @_jit
-def on_rto(now, f, ctx):
+def on_timer(now, f, ctx, rng):
     """Figure 1's Timeout: ssthresh = max(n/2, 2), n = 1, backoff doubled, one packet."""
     ff, fi = ctx.ff, ctx.fi
     fi[f, I_TIMEOUTS] += 1

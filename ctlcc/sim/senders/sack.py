@@ -27,7 +27,7 @@ real receiver sends 3-4 blocks (RFC 2018 §3) and loses less: under ACK
 loss this sender may see fewer SACKed segments (later IsLost, a pipe
 too large, a NextSeg rule 3 retransmission of data the receiver holds).
 
-Sender (RFC 6675 §5), one scoreboard ring per flow (``Ctx.sack_board``):
+Sender (RFC 6675 §5), one scoreboard ring per flow (a row of the flow's table):
 
 * every ACK updates the scoreboard (Update()); a cumulative ACK resets
   DupAcks; an ACK with newly SACKed segments is a duplicate ACK (§2),
@@ -75,6 +75,7 @@ RFC 6675 (Blanton, Allman, Wang, Jarvinen, Kojo, Nishida, 2012) §2, §4,
 §3.1-3.2; RFC 3042; RFC 6298.
 """
 
+import math
 from dataclasses import dataclass
 
 import numba
@@ -87,7 +88,7 @@ from ...laws.sack import RULE_NEW_DATA, RULE_NONE
 from .._core.layout import (
     F_CWND, F_RTO, F_RTO_DEADLINE, F_SSTHRESH, G_MAX_WINDOW, I_ACTIVE, I_DUPACKS,
     I_FAST_RETX, I_IN_RECOVERY, I_RCV_NXT, I_RECOVER, I_ROUND_ACKED, I_ROUND_END, I_SND_MAX,
-    I_SND_NXT, I_SND_UNA, NF_COMMON, NI_COMMON, Q_AUX1, Q_AUX2,
+    I_SND_NXT, I_SND_UNA, NF_COMMON, NI_COMMON, P_SEQ, Q_AUX1, Q_AUX2,
 )
 from .._core.net import arm, cumulative_ack_receiver, emit_ack, rto_estimate, send
 from . import window as W
@@ -95,11 +96,10 @@ from ._base import SenderSpec
 
 __all__ = ["Sack"]
 
-CODE = 13
 # private columns: options (float), recovery state and receiver state (int)
 F_SK_DUPTHRESH, F_SK_LIMITED, F_SK_RESCUE = NF_COMMON, NF_COMMON + 1, NF_COMMON + 2
 (I_HIGH_RXT, I_RESCUE_RXT, I_HIGH_SACK, I_LT_SENT, I_BLK_S, I_BLK_E,
- I_RCV_HIGH) = range(NI_COMMON, NI_COMMON + 7)
+ I_RCV_HIGH, I_BOARD) = range(NI_COMMON, NI_COMMON + 8)
 
 _inline = numba.njit(cache=True, inline="always")
 _jit = numba.njit(cache=True)
@@ -146,7 +146,8 @@ class Sack(SenderSpec):
     """
 
     name = "sack"
-    code = CODE
+    float_columns = 3
+    int_columns = 8
     dupthresh: int = None
     limited_transmit: bool = None
     rescue: bool = True
@@ -161,8 +162,13 @@ class Sack(SenderSpec):
         if not isinstance(self.rescue, bool):
             raise ParameterError(f"rescue must be one of True, False; got {self.rescue!r}")
 
+    def table_shape(self, tcp):
+        """One row: the RFC 6675 scoreboard ring (1.0 = SACKed), as long as the receiver's."""
+        return (1, board_size(tcp))
+
     def init_flow(self, ff, fi, tab, j, tcp):
         W.init_window_flow(ff, fi, j, tcp)
+        fi[j, I_BOARD] = board_size(tcp)
         ff[j, F_SK_DUPTHRESH] = tcp.dupack_threshold if self.dupthresh is None else self.dupthresh
         lt = tcp.limited_transmit if self.limited_transmit is None else self.limited_transmit
         ff[j, F_SK_LIMITED] = 1.0 if lt else 0.0
@@ -173,12 +179,25 @@ class Sack(SenderSpec):
         fi[j, I_RCV_HIGH] = -1
 
 
+def board_size(tcp):
+    """Slots of the scoreboard ring: the receiver's ring (2 max_window + 2, rounded up to
+    a power of two), so a flight of a whole window fits. [segments]"""
+    return 1 << int(math.ceil(math.log2(2 * tcp.max_window + 2)))
+
+
+@_inline
+def scoreboard(f, ctx):
+    """The flow's scoreboard ring (a row of its table, the ring's own length)."""
+    return ctx.tab[f, 0, :ctx.fi[f, I_BOARD]]
+
+
 # --- receiver (RFC 2018) -------------------------------------------------------------------
 
 @_inline
-def on_data(now, p, f, seq, ctx):
+def on_data(now, f, p, ctx, rng):
     """Cumulative ACK plus one SACK block (RFC 2018 §4) in Q_AUX1/Q_AUX2."""
     fi, rbits, pf = ctx.fi, ctx.rbits, ctx.pf
+    seq = ctx.pi[p, P_SEQ]
     ring = rbits.shape[1]
     if seq > fi[f, I_RCV_HIGH] and seq < fi[f, I_RCV_NXT] + ring:
         fi[f, I_RCV_HIGH] = seq
@@ -216,7 +235,7 @@ def on_data(now, p, f, seq, ctx):
 # --- sender -----------------------------------------------------------------------------
 
 @_inline
-def on_start(now, f, ctx):
+def on_start(now, f, ctx, rng):
     send_window(now, f, ctx)
 
 
@@ -226,7 +245,7 @@ def send_window(now, f, ctx):
     ff, fi = ctx.ff, ctx.fi
     if fi[f, I_ACTIVE] == 0:
         return
-    board = ctx.sack_board[f]
+    board = scoreboard(f, ctx)
     cap = board.shape[0]
     window = int(ff[f, F_CWND])
     if window < 1:
@@ -257,7 +276,7 @@ def can_send_new(f, ctx):
     fi = ctx.fi
     flight = fi[f, I_SND_MAX] - fi[f, I_SND_UNA]
     limit = int(ctx.g[G_MAX_WINDOW])
-    cap = ctx.sack_board.shape[1]
+    cap = fi[f, I_BOARD]
     if limit > cap - 1:
         limit = cap - 1
     return fi[f, I_ACTIVE] == 1 and flight < limit
@@ -267,7 +286,7 @@ def can_send_new(f, ctx):
 def recovery_send(now, f, pipe, ctx):
     """RFC 6675 §5 step (C): NextSeg() while cwnd - pipe >= 1 segment."""
     ff, fi = ctx.ff, ctx.fi
-    board = ctx.sack_board[f]
+    board = scoreboard(f, ctx)
     dupthresh = int(ff[f, F_SK_DUPTHRESH])
     sent_any = False
     while ff[f, F_CWND] - pipe >= 1.0:
@@ -300,7 +319,7 @@ def recovery_send(now, f, pipe, ctx):
 def duplicate(now, f, ctx):
     """RFC 6675 §5 steps (1)-(4) for a duplicate ACK outside recovery."""
     ff, fi = ctx.ff, ctx.fi
-    board = ctx.sack_board[f]
+    board = scoreboard(f, ctx)
     una = fi[f, I_SND_UNA]
     high_data = fi[f, I_SND_MAX] - 1
     dupthresh = int(ff[f, F_SK_DUPTHRESH])
@@ -334,11 +353,13 @@ def duplicate(now, f, ctx):
 
 
 @_inline
-def on_ack(now, f, ack, sample, echo_retx, aux1, aux2, ctx):
+def on_ack(now, f, record, ctx, rng):
     ff, fi = ctx.ff, ctx.fi
+    ack, sample, echo_retx, aux1, aux2 = (record.seq, record.rtt, record.retx, record.aux1,
+                                          record.aux2)
     if not W.ack_preamble(f, ack, sample, echo_retx, ctx):
         return
-    board = ctx.sack_board[f]
+    board = scoreboard(f, ctx)
     una = fi[f, I_SND_UNA]
     cumulative = ack > una
     if cumulative:
@@ -401,12 +422,12 @@ def timer(now, f, cumulative, ctx):
 
 
 @_jit
-def on_rto(now, f, ctx):
+def on_timer(now, f, ctx, rng):
     """RFC 6298 §5.4-5.6 + RFC 5681 (4) + RFC 6675 §5.1: go-back-N past SACKed data."""
     ff, fi = ctx.ff, ctx.fi
     una = fi[f, I_SND_UNA]
     # data in the network: un-SACKed, not lost (SetPipe with nothing resent)
-    in_network = pipe_of(ctx.sack_board[f], una, fi[f, I_SND_MAX] - 1, una - 1,
+    in_network = pipe_of(scoreboard(f, ctx), una, fi[f, I_SND_MAX] - 1, una - 1,
                          int(ff[f, F_SK_DUPTHRESH]))
     if W.timeout_window(now, f, True, ctx):
         ff[f, F_SSTHRESH] = loss_ssthresh(in_network)

@@ -2,70 +2,37 @@
 """ST-PD TCP: the window set once per round trip by the PD law.
 
 Once per round trip the sender computes S(n), buf_est(n), err(n) and the PD
-update (3.3)-(3.5) with :func:`ctlcc.laws.stpd.pd_window_core` compiled in,
-keeps the window in [1, receiver window], and takes its gains (kp, kd)
-either fixed, from the fuzzy supervisor's schedule on the perceived BDP
-S(n) RTT_min (:meth:`ctlcc.laws.stpd_fuzzy.FuzzySupervisor.schedule`, a
-piecewise-linear table evaluated in the loop), or from a user callable
-(a Python round trip per evaluation).  Duplicate ACKs only trigger a
-retransmission (no window cut); a timeout sets the window to one packet,
-after which slow start brings it back to the law's last target (by
-default; ``after_timeout`` gives the other readings).
+update (3.3)-(3.5) -- :func:`ctlcc.laws.user.pd_window_update`, i.e.
+:func:`ctlcc.laws.stpd.pd_update_core`, compiled in -- keeps the window in
+[1, receiver window], and takes its gains (kp, kd) either fixed, from the
+fuzzy supervisor's schedule on the perceived BDP S(n) RTT_min
+(:meth:`ctlcc.laws.stpd_fuzzy.FuzzySupervisor.schedule`, a piecewise-linear
+table evaluated in the loop), or from a user callable (a Python round trip
+per evaluation).  Duplicate ACKs only trigger a retransmission (no window
+cut); a timeout sets the window to one segment, after which slow start
+brings it back to the law's last target (by default; ``after_timeout`` gives
+the other readings).
+
+ST-PD is the window-law sender (:mod:`ctlcc.sim.senders.window_law`, whose
+hooks it runs) with the PD law and a gain schedule: a
+:class:`~ctlcc.laws.user.WindowLaw` of the PD update with fixed gains runs
+exactly as ``Stpd(gains=(kp, kd))``.
 """
 
 from dataclasses import dataclass
-
-import numba
-import numpy as np
 
 from ...errors import ParameterError
 from ...laws import stpd as law
 from ...laws.stpd_fuzzy import FuzzySupervisor
 from ..._validation import check_nonnegative
-from .._core.layout import (
-    EV_DEFER, F_CWND, F_LAST_RTT, F_MIN_RTT, F_ROUND_MIN_RTT, F_ROUND_START, G_MAX_WINDOW,
-    I_FAST_RETX, I_IN_RECOVERY, I_DUPACKS, I_ROUND_ACKED, I_ROUND_END, I_ROUND_RTTS, I_SND_MAX,
-    I_SND_NXT, I_SND_UNA, M_LAW_FLOW, NF_COMMON, NI_COMMON,
-)
-from .._core.net import push, try_send_window
-from . import window as W
 from ._base import SenderSpec
+from . import window_law as WL
+from .window_law import (  # noqa: F401  (the readings, re-exported: Stpd's options)
+    AFTER_TIMEOUTS, BDPS, REPAIRS, ROUND_MARKERS, SLOW_START_EXITS, STARTS, TIMEOUT_ROUNDS,
+    UPDATES, perceived_bdp,
+)
 
 __all__ = ["Stpd"]
-
-CODE = 4
-# private columns
-F_KP, F_KD, F_PREV_ERR, F_REF = NF_COMMON, NF_COMMON + 1, NF_COMMON + 2, NF_COMMON + 3
-F_LAW_RTT, F_LAW_MIN, F_LAW_ACKED, F_LAW_DUR = (NF_COMMON + 4, NF_COMMON + 5, NF_COMMON + 6,
-                                               NF_COMMON + 7)
-F_INFL, F_LAST_S, F_LAST_PKTS = NF_COMMON + 8, NF_COMMON + 9, NF_COMMON + 10
-# the int columns are all taken (the engine allocates NI_COMMON + 8): the
-# after-timeout reading's codes travel as floats, compared with ==
-F_AFTER_TO, F_TO_ROUND, F_SS_TARGET, F_SS_EXIT = (NF_COMMON + 11, NF_COMMON + 12,
-                                                   NF_COMMON + 13, NF_COMMON + 14)
-I_GAINS, I_PER_ACK, I_BDP_ROUND, I_REPAIR, I_INFLATE, I_SLOW_START, I_IN_SS, I_MARK_AFTER = \
-    range(NI_COMMON, NI_COMMON + 8)
-ROUND_MARKERS = ("after_send", "before_send")
-# readings (options of the spec) and their codes
-UPDATES = ("rtt", "ack")
-BDPS = ("rtt_min", "round")
-REPAIRS = ("newreno", "dupack")
-STARTS = ("pd", "slow_start")
-AFTER_TIMEOUTS = ("pd", "slow_start", "handover_target", "round_target")
-TIMEOUT_ROUNDS = ("continue", "restart")
-SLOW_START_EXITS = ("backlog_or_loss", "backlog")
-AT_PD, AT_SLOW_START, AT_HANDOVER, AT_ROUND = 0.0, 1.0, 2.0, 3.0
-TR_CONTINUE, TR_RESTART = 0.0, 1.0
-EXIT_LOSS, EXIT_BACKLOG = 0.0, 1.0
-# gain modes
-GAINS_FIXED, GAINS_TABLE, GAINS_CALLBACK = 0, 1, 2
-# EV_DEFER steps
-STEP_LAW, STEP_SEND = 0, 1
-
-_inline = numba.njit(cache=True, inline="always")
-_jit = numba.njit(cache=True)
-pd_window = numba.njit(law.pd_window_core, cache=True, inline="always")
-rate_core = numba.njit(law.service_rate_core, cache=True, inline="always")
 
 #: The PD gains printed in thesis §4.3.3 (kp = 0.368, kd = 0.033).
 PRINTED_GAINS = (0.368, 0.033)
@@ -226,7 +193,9 @@ class Stpd(SenderSpec):
     """
 
     name = "stpd"
-    code = CODE
+    float_columns = WL.FLOAT_COLUMNS
+    int_columns = WL.INT_COLUMNS
+    hooks_module = "ctlcc.sim.senders.window_law"
     gains: object = DEFAULT_SUPERVISOR
     reference: float = law.REFERENCE_OCCUPANCY
     update: str = "rtt"
@@ -240,17 +209,7 @@ class Stpd(SenderSpec):
     slow_start_exit: str = "backlog_or_loss"
 
     def __post_init__(self):
-        from ._base import check_option
-
-        check_option("update", self.update, UPDATES)
-        check_option("bdp", self.bdp, BDPS)
-        check_option("repair", self.repair, REPAIRS)
-        check_option("inflation", self.inflation, (False, True))
-        check_option("start", self.start, STARTS)
-        check_option("round_marker", self.round_marker, ROUND_MARKERS)
-        check_option("after_timeout", self.after_timeout, AFTER_TIMEOUTS)
-        check_option("timeout_round", self.timeout_round, TIMEOUT_ROUNDS)
-        check_option("slow_start_exit", self.slow_start_exit, SLOW_START_EXITS)
+        WL.check_mechanics(self.mechanics())
         g = self.gains
         if isinstance(g, FuzzySupervisor) or callable(g):
             pass
@@ -287,251 +246,44 @@ class Stpd(SenderSpec):
         g = self.gains
         return g if callable(g) and not isinstance(g, FuzzySupervisor) else None
 
+    def mechanics(self):
+        """The window mechanics by name (the options other than ``gains``)."""
+        return {name: getattr(self, name) for name in (
+            "reference", "update", "bdp", "repair", "inflation", "start", "round_marker",
+            "after_timeout", "timeout_round", "slow_start_exit")}
+
+    def address(self):
+        """Address of the compiled PD law (:func:`.window_law.pd_law`)."""
+        return WL.pd_law_address()
+
+    def compilations(self):
+        return [WL.PD_LAW]
+
+    def table_shape(self, tcp):
+        """Rows: the law's memory and gains, and the supervisor's schedule (x, kp, kd)."""
+        if isinstance(self.gains, FuzzySupervisor):
+            return (WL.ROW_SCHEDULE + 2, max(2, self.gains.schedule()[0].size))
+        return (2, 2)
+
     def init_flow(self, ff, fi, tab, j, tcp):
-        W.init_window_flow(ff, fi, j, tcp)
-        ff[j, F_REF] = self.reference
-        fi[j, I_PER_ACK] = UPDATES.index(self.update)
-        fi[j, I_BDP_ROUND] = BDPS.index(self.bdp)
-        fi[j, I_REPAIR] = REPAIRS.index(self.repair)
-        fi[j, I_INFLATE] = 1 if self.inflation else 0
-        fi[j, I_SLOW_START] = fi[j, I_IN_SS] = STARTS.index(self.start)
-        fi[j, I_MARK_AFTER] = 1 if self.round_marker == "after_send" else 0
-        ff[j, F_AFTER_TO] = AFTER_TIMEOUTS.index(self.after_timeout)
-        ff[j, F_TO_ROUND] = TIMEOUT_ROUNDS.index(self.timeout_round)
-        ff[j, F_SS_TARGET] = np.inf
-        ff[j, F_SS_EXIT] = SLOW_START_EXITS.index(self.slow_start_exit)
         g = self.gains
         if isinstance(g, FuzzySupervisor):
             x, kp, kd = g.schedule()
-            if x.size > tab.shape[2]:
-                raise ParameterError(f"the supervisor's schedule has {x.size} breakpoints, "
-                                     f"more than the engine's {tab.shape[2]}")
-            tab[j, 0, :] = x[-1]
-            tab[j, 1, :] = kp[-1]
-            tab[j, 2, :] = kd[-1]
-            tab[j, 0, :x.size], tab[j, 1, :x.size], tab[j, 2, :x.size] = x, kp, kd
-            fi[j, I_GAINS] = GAINS_TABLE
+            WL.init_law_flow(self.mechanics(), ff, fi, tab, j, tcp, self.address(), 1,
+                             None, schedule=(x, (kp, kd)))
         elif self.callback() is not None:
-            fi[j, I_GAINS] = GAINS_CALLBACK
+            WL.init_law_flow(self.mechanics(), ff, fi, tab, j, tcp, self.address(), 1,
+                             None, schedule="callback")
         else:
-            ff[j, F_KP], ff[j, F_KD] = g
-            fi[j, I_GAINS] = GAINS_FIXED
+            WL.init_law_flow(self.mechanics(), ff, fi, tab, j, tcp, self.address(), 1, g)
 
-    def table_size(self):
-        """Breakpoints its gain table needs (0 without a supervisor)."""
-        return self.gains.schedule()[0].size if isinstance(self.gains, FuzzySupervisor) else 0
+    def python_step(self, arrays, f):
+        """Callable gains: ``gains(bdp) -> (kp, kd)`` on the round's perceived BDP."""
+        kp, kd = self.callback()(perceived_bdp(arrays.ff, f))
+        arrays.tab[f, WL.ROW_GAINS, 0] = check_nonnegative("kp", float(kp))
+        arrays.tab[f, WL.ROW_GAINS, 1] = check_nonnegative("kd", float(kd))
 
-
-def perceived_bdp(ff, f):
-    """The supervisor's input staged for a Python callable (update="rtt"). [packets]"""
-    return ff[f, F_LAW_ACKED] / ff[f, F_LAW_DUR] * ff[f, F_LAW_MIN]
-
-
-@_inline
-def send_more(now, f, ctx):
-    """Send within the PD window plus any inflation of the current repair."""
-    try_send_window(now, f, ctx.ff[f, F_CWND] + ctx.ff[f, F_INFL], ctx)
+    def error_message(self, arrays, f):
+        return WL.law_error_message("Stpd's PD law", arrays, f)
 
 
-@_inline
-def on_start(now, f, ctx):
-    send_more(now, f, ctx)
-
-
-@_inline
-def leave_slow_start(f, ctx):
-    """End slow start; the window starts the PD law at the perceived BDP + ref.
-
-    Slow start overshoots by up to a window; the PD law, whose error is
-    bounded by the buffer, would take tens of round trips to remove the
-    excess (kp ~ 0.04 packet per round trip per packet of error), losing
-    packets every round on a small buffer.  So the window is brought down
-    to the law's own target S(n) RTT_min + ref, from the last round.
-    """
-    ff, fi = ctx.ff, ctx.fi
-    if fi[f, I_IN_SS] == 0:
-        return
-    fi[f, I_IN_SS] = 0
-    s = ff[f, F_LAST_S]
-    if s > 0.0 and ff[f, F_MIN_RTT] < np.inf:
-        target = s * ff[f, F_MIN_RTT] + ff[f, F_REF]
-        if target < 1.0:
-            target = 1.0
-        if target < ff[f, F_CWND]:
-            ff[f, F_CWND] = target
-        if ff[f, F_AFTER_TO] >= AT_HANDOVER:
-            ff[f, F_SS_TARGET] = target
-
-
-@_jit
-def on_ack(now, f, ack, sample, echo_retx, ctx):
-    ff, fi = ctx.ff, ctx.fi
-    if not W.ack_preamble(f, ack, sample, echo_retx, ctx):
-        return
-    una = fi[f, I_SND_UNA]
-    recovery = W.REC_NEWRENO if fi[f, I_REPAIR] == 0 else W.REC_RENO
-    if ack > una:
-        newly = ack - una
-        state = W.new_ack(now, f, ack, sample, echo_retx, recovery, False, ctx)
-        if state == W.ACK_PARTIAL:
-            infl = ff[f, F_INFL] - newly + 1.0
-            ff[f, F_INFL] = infl if infl > 0.0 else 0.0
-        else:
-            ff[f, F_INFL] = 0.0
-            if state == W.ACK_OPEN and fi[f, I_IN_SS] == 1:
-                ff[f, F_CWND] += 1.0  # slow start
-                if ff[f, F_CWND] >= ff[f, F_SS_TARGET]:  # after_timeout="..._target"
-                    ff[f, F_CWND] = ff[f, F_SS_TARGET]
-                    fi[f, I_IN_SS] = 0
-        W.ack_tail(now, f, state, ctx)
-        if fi[f, I_PER_ACK] == 1:
-            per_ack_law(f, sample, ctx)
-        if ack >= fi[f, I_ROUND_END]:
-            round_end(now, f, ctx)
-            W.new_round(now, f, ctx)
-            if ff[f, F_TO_ROUND] == TR_RESTART:
-                fi[f, I_ROUND_END] = fi[f, I_SND_NXT]
-            send_more(now, f, ctx)
-            mark_round(f, ctx)
-            return
-    elif ack == una and una < fi[f, I_SND_MAX]:
-        before = fi[f, I_FAST_RETX]
-        W.dup_ack(now, f, recovery, False, False, ctx)
-        if fi[f, I_FAST_RETX] != before:
-            if ff[f, F_SS_EXIT] == EXIT_LOSS:
-                leave_slow_start(f, ctx)  # a loss ends slow start
-            if fi[f, I_INFLATE] == 1:
-                ff[f, F_INFL] = float(fi[f, I_DUPACKS])
-        elif fi[f, I_INFLATE] == 1 and fi[f, I_IN_RECOVERY] == 1:
-            ff[f, F_INFL] += 1.0  # window inflation
-        if fi[f, I_PER_ACK] == 1:
-            per_ack_law(f, sample, ctx)
-    send_more(now, f, ctx)
-
-
-@_inline
-def mark_round(f, ctx):
-    """round_marker="after_send": the round ends with the highest segment sent.
-
-    With ``timeout_round="restart"`` that is the retransmission front
-    snd_nxt (below snd_max only while go-back-N resends the flight of a
-    timeout), so that a round after a timeout is one round trip.
-    """
-    fi = ctx.fi
-    if fi[f, I_MARK_AFTER] == 1:
-        if ctx.ff[f, F_TO_ROUND] == TR_RESTART:
-            fi[f, I_ROUND_END] = fi[f, I_SND_NXT]
-        else:
-            fi[f, I_ROUND_END] = fi[f, I_SND_MAX]
-
-
-@_inline
-def gains_at(f, bdp, ctx):
-    ff = ctx.ff
-    if ctx.fi[f, I_GAINS] == GAINS_TABLE:
-        return (np.interp(bdp, ctx.tab[f, 0], ctx.tab[f, 1]),
-                np.interp(bdp, ctx.tab[f, 0], ctx.tab[f, 2]))
-    return ff[f, F_KP], ff[f, F_KD]
-
-
-@_inline
-def set_window(f, cwnd, err, ctx):
-    """Keep the window in [1, receiver window] and remember err(n)."""
-    if not cwnd >= 1.0:
-        cwnd = 1.0
-    maxw = ctx.g[G_MAX_WINDOW]
-    if cwnd > maxw:
-        cwnd = maxw
-    ctx.ff[f, F_CWND] = cwnd
-    ctx.ff[f, F_PREV_ERR] = err
-
-
-@_inline
-def per_ack_law(f, sample, ctx):
-    """update="ack": (3.2)-(3.5) with this ACK's RTT and the last round's S(n)."""
-    ff, fi = ctx.ff, ctx.fi
-    if fi[f, I_IN_SS] == 1 or ff[f, F_LAST_S] <= 0.0 or sample <= 0.0:
-        return
-    s = ff[f, F_LAST_S]
-    bdp = ff[f, F_LAST_PKTS] if fi[f, I_BDP_ROUND] == 1 else s * ff[f, F_MIN_RTT]
-    kp, kd = gains_at(f, bdp, ctx)
-    # pd_window_core with acked / duration = S(n): acked = S, duration = 1 s
-    cwnd, err = pd_window(ff[f, F_CWND], sample, ff[f, F_MIN_RTT], s, 1.0, ff[f, F_PREV_ERR],
-                          kp, kd, ff[f, F_REF])
-    set_window(f, cwnd, err, ctx)
-
-
-@_inline
-def round_end(now, f, ctx):
-    """Once per round trip: S(n); slow-start exit; stage the per-round law."""
-    ff, fi = ctx.ff, ctx.fi
-    duration = now - ff[f, F_ROUND_START]
-    if duration > 0.0 and fi[f, I_ROUND_RTTS] > 0:
-        ff[f, F_LAST_S] = rate_core(float(fi[f, I_ROUND_ACKED]), duration)
-        ff[f, F_LAST_PKTS] = fi[f, I_ROUND_ACKED]
-        if fi[f, I_IN_SS] == 1:
-            # slow start ends once the backlog estimate (3.3) exceeds ref, with
-            # the round's smallest RTT (as Vegas does): the last sample of a
-            # slow-start round carries the queue of its own two-packet burst
-            if (ff[f, F_ROUND_MIN_RTT] - ff[f, F_MIN_RTT]) * ff[f, F_LAST_S] > ff[f, F_REF]:
-                leave_slow_start(f, ctx)
-            return
-        if ff[f, F_AFTER_TO] == AT_ROUND and fi[f, I_IN_RECOVERY] == 0:
-            # the law's target S(n) RTT_min + ref of the last round outside a repair
-            target = ff[f, F_LAST_S] * ff[f, F_MIN_RTT] + ff[f, F_REF]
-            ff[f, F_SS_TARGET] = target if target > 1.0 else 1.0
-        if fi[f, I_PER_ACK] == 1:
-            return
-        ff[f, F_LAW_RTT] = ff[f, F_LAST_RTT]
-        ff[f, F_LAW_MIN] = ff[f, F_MIN_RTT]
-        ff[f, F_LAW_ACKED] = fi[f, I_ROUND_ACKED]
-        ff[f, F_LAW_DUR] = duration
-        push(ctx, now, EV_DEFER, f, STEP_LAW)
-
-
-@_inline
-def apply_law(f, ctx):
-    """update="rtt": PD update (3.5) with the staged measurements."""
-    ff, fi = ctx.ff, ctx.fi
-    if fi[f, I_GAINS] == GAINS_CALLBACK:
-        kp, kd = ff[f, F_KP], ff[f, F_KD]
-    else:
-        bdp = ff[f, F_LAW_ACKED] if fi[f, I_BDP_ROUND] == 1 else \
-            rate_core(ff[f, F_LAW_ACKED], ff[f, F_LAW_DUR]) * ff[f, F_LAW_MIN]
-        kp, kd = gains_at(f, bdp, ctx)
-    cwnd, err = pd_window(ff[f, F_CWND], ff[f, F_LAW_RTT], ff[f, F_LAW_MIN], ff[f, F_LAW_ACKED],
-                          ff[f, F_LAW_DUR], ff[f, F_PREV_ERR], kp, kd, ff[f, F_REF])
-    set_window(f, cwnd, err, ctx)
-
-
-@_jit
-def on_defer(now, f, step, ctx):
-    """Deferred steps: the law (returns True when Python must supply the gains), the send."""
-    if step == STEP_LAW:
-        push(ctx, now, EV_DEFER, f, STEP_SEND)
-        if ctx.fi[f, I_GAINS] == GAINS_CALLBACK:
-            ctx.meta[M_LAW_FLOW] = f
-            return True
-        apply_law(f, ctx)
-        return False
-    send_more(now, f, ctx)
-    mark_round(f, ctx)  # the law's own segments belong to the new round
-    return False
-
-
-@_jit
-def on_rto(now, f, ctx):
-    """The safety net: window to one segment, then ``after_timeout`` regrows it."""
-    ff, fi = ctx.ff, ctx.fi
-    if W.timeout_window(now, f, False, ctx):
-        ff[f, F_INFL] = 0.0
-        if ff[f, F_AFTER_TO] != AT_PD:
-            fi[f, I_IN_SS] = 1  # TCP's slow start again after a timeout
-        if ff[f, F_TO_ROUND] == TR_RESTART:
-            # a new round trip starts at the expiry and ends with the ACK of the
-            # first retransmission: S(n) then measures the restarted window, not
-            # the idle timer period
-            W.new_round(now, f, ctx)
-            fi[f, I_ROUND_END] = fi[f, I_SND_UNA] + 1
-        send_more(now, f, ctx)
-        W.timeout_arm(now, f, ctx)

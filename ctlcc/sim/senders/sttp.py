@@ -88,7 +88,6 @@ from ._base import SenderSpec, check_option
 
 __all__ = ["Sttp"]
 
-CODE = 12
 # private columns
 (F_SIGMA, F_RHO, F_TOKENS, F_LAST, F_ALPHA, F_BETA, F_THRESH, F_PROBE_T1, F_PROBE_RATE,
  F_PROBE_RTT, F_MAX_BURST, F_BURST_SIGMA, F_BURST_T, F_SIGMA0) = range(NF_COMMON, NF_COMMON + 14)
@@ -146,8 +145,9 @@ class Sttp(SenderSpec):
     """
 
     name = "sttp"
-    code = CODE
     window_based = False
+    float_columns = 14
+    int_columns = 7
     alpha: float = 0.9
     beta: float = 0.1
     threshold: float = RTT_THRESHOLD
@@ -228,7 +228,7 @@ def probe(now, f, ctx):
 
 
 @_inline
-def on_start(now, f, ctx):
+def on_start(now, f, ctx, rng):
     probe(now, f, ctx)
     if ctx.fi[f, I_RETRY] != 0:
         arm(now + ctx.ff[f, F_RTO], f, ctx)
@@ -308,8 +308,9 @@ def bucket_step(f, sample, valid, ctx):
 
 
 @_jit
-def on_ack(now, f, ack, sample, echo_retx, flag, ctx):
+def on_ack(now, f, record, ctx, rng):
     ff, fi = ctx.ff, ctx.fi
+    ack, sample, echo_retx, flag = record.seq, record.rtt, record.retx, record.flag
     una = fi[f, I_SND_UNA]
     if fi[f, I_ACTIVE] == 0:
         if ack > una:
@@ -354,7 +355,7 @@ def on_ack(now, f, ack, sample, echo_retx, flag, ctx):
 
 
 @_jit
-def on_pace(now, f, ctx):
+def on_pace(now, f, ctx, rng):
     """Timer clock (§V-B): one token every 1/rho, capped at sigma."""
     ff, fi = ctx.ff, ctx.fi
     rho = ff[f, F_RHO]
@@ -365,7 +366,7 @@ def on_pace(now, f, ctx):
 
 
 @_jit
-def on_rto(now, f, ctx):
+def on_timer(now, f, ctx, rng):
     """Reno's timeout: back off, go back to snd_una, resend it at once."""
     ff, fi, g = ctx.ff, ctx.fi, ctx.g
     una = fi[f, I_SND_UNA]

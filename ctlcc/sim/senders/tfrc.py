@@ -59,14 +59,13 @@ from ...laws import tfrc as law
 from ...laws.tfrc import TfrcParams
 from .._core.layout import (
     EV_PACE, F_CWND, F_RATE, F_SRTT, I_ACTIVE, I_PACE_GEN, I_RCV_NXT, I_UNIQUE, NF_COMMON,
-    NI_COMMON, Q_AUX1, Q_AUX2, Q_SENT_TIME,
+    NI_COMMON, P_SEQ, Q_AUX1, Q_AUX2, Q_SENT_TIME,
 )
 from .._core.net import arm, emit_ack, push, release, repace, send_next_aux, turn_into_ack
 from ._base import SenderSpec
 
 __all__ = ["Tfrc", "X_RECV_SET"]
 
-CODE = 11
 #: Entries of the X_recv set kept (a ring; with feedback once per RTT and
 #: entries expiring after two, at most three are live). [1]
 X_RECV_SET = 8
@@ -130,8 +129,9 @@ class Tfrc(SenderSpec):
     """
 
     name = "tfrc"
-    code = CODE
     window_based = False
+    float_columns = 15
+    int_columns = 8
     segment_size: float = 1000.0
     t_mbi: float = law.T_MBI
     n: int = law.N_INTERVALS
@@ -149,9 +149,9 @@ class Tfrc(SenderSpec):
         return TfrcParams(segment_size=self.segment_size, t_mbi=self.t_mbi, n=self.n, q=self.q,
                           b=self.b)
 
-    def table_size(self):
-        """Loss-interval history (n + 1) and the X_recv ring. [entries]"""
-        return max(self.n + 1, X_RECV_SET)
+    def table_shape(self, tcp):
+        """Rows: the loss-interval history (n + 1) and the X_recv ring (times, rates)."""
+        return (3, max(self.n + 1, X_RECV_SET))
 
     def init_flow(self, ff, fi, tab, j, tcp):
         p = self.params
@@ -169,7 +169,7 @@ class Tfrc(SenderSpec):
 # --- sender -------------------------------------------------------------------------------
 
 @_inline
-def on_start(now, f, ctx):
+def on_start(now, f, ctx, rng):
     """X_recv_set = {inf}, nofeedback timer 2 s, first packet (§4.2)."""
     set_reset(now, f, np.inf, ctx)
     arm(now + nofeedback_interval(0.0, 1.0, ctx.ff[f, F_RATE], False), f, ctx)
@@ -189,7 +189,7 @@ def paced_send(now, f, ctx):
 
 
 @_inline
-def on_pace(now, f, ctx):
+def on_pace(now, f, ctx, rng):
     paced_send(now, f, ctx)
 
 
@@ -226,6 +226,12 @@ def set_update(now, f, x_recv, horizon, ctx):
     return best
 
 
+@_inline
+def on_ack(now, f, ack, ctx, rng):
+    """A feedback packet (aux fields: X_recv and p)."""
+    on_feedback(now, f, ack.rtt, ack.aux1, ack.aux2, ctx)
+
+
 @_jit
 def on_feedback(now, f, r_sample, x_recv, p, ctx):
     """§4.3 steps 1-6 on a feedback packet."""
@@ -248,7 +254,7 @@ def on_feedback(now, f, r_sample, x_recv, p, ctx):
 
 
 @_jit
-def on_rto(now, f, ctx):
+def on_timer(now, f, ctx, rng):
     """The nofeedback timer expired (§4.4)."""
     ff, fi = ctx.ff, ctx.fi
     has_fb = fi[f, I_HAS_FB] != 0
@@ -265,9 +271,10 @@ def on_rto(now, f, ctx):
 # --- receiver -----------------------------------------------------------------------------
 
 @_jit
-def on_data(now, p, f, seq, ctx):
+def on_data(now, f, p, ctx, rng):
     """Receiver (§5-6): loss events and intervals, p, feedback once per RTT."""
     ff, fi, pf, tab = ctx.ff, ctx.fi, ctx.pf, ctx.tab
+    seq = ctx.pi[p, P_SEQ]
     fi[f, I_UNIQUE] += 1
     sent_time = pf[p, Q_SENT_TIME]
     if pf[p, Q_AUX1] > 0.0:

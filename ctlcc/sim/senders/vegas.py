@@ -38,11 +38,10 @@ from .._core.layout import (
 )
 from .._core.net import try_send
 from . import window as W
-from ._base import SenderSpec
+from ._base import SenderSpec, check_option
 
 __all__ = ["Vegas"]
 
-CODE = 3
 # private columns
 F_ALPHA, F_BETA, F_GAMMA = NF_COMMON, NF_COMMON + 1, NF_COMMON + 2
 I_GROW, I_EVERY_RTT, I_DECREASE_SS, I_MARK_AFTER = range(NI_COMMON, NI_COMMON + 4)
@@ -84,7 +83,8 @@ class Vegas(SenderSpec):
     """
 
     name = "vegas"
-    code = CODE
+    float_columns = 3
+    int_columns = 4
     alpha: float = None
     beta: float = None
     gamma: float = None
@@ -93,24 +93,9 @@ class Vegas(SenderSpec):
     round_marker: str = "after_send"
 
     def __post_init__(self):
-        from ._base import check_option
-
         check_option("round_marker", self.round_marker, ROUND_MARKERS)
         check_option("slow_start", self.slow_start, SLOW_STARTS)
         check_option("decrease_ssthresh", self.decrease_ssthresh, (True, False))
-        for name in ("alpha", "beta", "gamma"):
-            value = getattr(self, name)
-            if value is not None:
-                from ..._validation import check_nonnegative
-
-                object.__setattr__(self, name, float(check_nonnegative(name, value)))
-
-    @classmethod
-    def legacy(cls):
-        """The Vegas of the engine before issue 10 (window pinned at ssthresh)."""
-        return cls(decrease_ssthresh=False, round_marker="before_send")
-
-    def __post_init__(self):
         for name in ("alpha", "beta", "gamma"):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, check_nonnegative(name, getattr(self, name),
@@ -119,13 +104,17 @@ class Vegas(SenderSpec):
             raise ParameterError(f"beta must be >= alpha = {self.alpha!r} (Vegas needs "
                                  f"0 <= alpha <= beta), got {self.beta!r}")
 
+    @classmethod
+    def legacy(cls):
+        """The Vegas of the engine before issue 10 (window pinned at ssthresh)."""
+        return cls(decrease_ssthresh=False, round_marker="before_send")
+
     def init_flow(self, ff, fi, tab, j, tcp):
         W.init_window_flow(ff, fi, j, tcp)
         alpha = tcp.vegas_alpha if self.alpha is None else self.alpha
         beta = tcp.vegas_beta if self.beta is None else self.beta
         gamma = tcp.vegas_gamma if self.gamma is None else self.gamma
         if not 0 <= alpha <= beta:
-            from ...errors import ParameterError
             raise ParameterError(f"Vegas thresholds must satisfy 0 <= alpha <= beta; got "
                                  f"alpha={alpha}, beta={beta}")
         ff[j, F_ALPHA], ff[j, F_BETA], ff[j, F_GAMMA] = alpha, beta, gamma
@@ -136,30 +125,31 @@ class Vegas(SenderSpec):
 
 
 @_inline
-def on_start(now, f, ctx):
+def on_start(now, f, ctx, rng):
     try_send(now, f, ctx)
 
 
 @_jit
-def on_ack(now, f, ack, sample, echo_retx, ctx):
+def on_ack(now, f, ack, ctx, rng):
     ff, fi = ctx.ff, ctx.fi
-    if not W.ack_preamble(f, ack, sample, echo_retx, ctx):
+    seq = ack.seq
+    if not W.ack_preamble(f, seq, ack.rtt, ack.retx, ctx):
         return
     una = fi[f, I_SND_UNA]
-    if ack > una:
-        state = W.new_ack(now, f, ack, sample, echo_retx, W.REC_NEWRENO, True, ctx)
+    if seq > una:
+        state = W.new_ack(now, f, seq, ack.rtt, ack.retx, W.REC_NEWRENO, True, ctx)
         if state == W.ACK_OPEN:
             if ff[f, F_CWND] < ff[f, F_SSTHRESH] and fi[f, I_GROW] == 1:
                 ff[f, F_CWND] += 1.0
         W.ack_tail(now, f, state, ctx)
-        if ack >= fi[f, I_ROUND_END]:
+        if seq >= fi[f, I_ROUND_END]:
             round_end(now, f, ctx)
             W.new_round(now, f, ctx)
             try_send(now, f, ctx)
             if fi[f, I_MARK_AFTER] == 1:
                 fi[f, I_ROUND_END] = fi[f, I_SND_MAX]
             return
-    elif ack == una and una < fi[f, I_SND_MAX]:
+    elif seq == una and una < fi[f, I_SND_MAX]:
         W.dup_ack(now, f, W.REC_NEWRENO, True, True, ctx)
     try_send(now, f, ctx)
 
@@ -194,5 +184,5 @@ def round_end(now, f, ctx):
 
 
 @_jit
-def on_rto(now, f, ctx):
+def on_timer(now, f, ctx, rng):
     W.timeout(now, f, True, ctx)

@@ -28,14 +28,13 @@ from .._core.layout import (
     F_CWND, F_ROUND_MIN_RTT, F_ROUND_START, F_RTO, F_RTO_DEADLINE, F_SSTHRESH, G_DUPTHRESH,
     G_LIMITED, G_MAX_RTO, G_MAX_WINDOW, I_ACTIVE, I_DUPACKS, I_FAST_RETX, I_IN_RECOVERY,
     I_PARTIAL_SEEN, I_RECOVER, I_ROUND_ACKED, I_ROUND_END, I_ROUND_RTTS, I_SND_MAX, I_SND_NXT,
-    I_SND_UNA, I_TIMEOUTS,
+    I_SND_UNA, I_TIMEOUTS, NI_COMMON,
 )
 from .._core.net import arm, delay_sample, rto_estimate, send, try_send
 from ._base import SenderSpec
 
 __all__ = ["Reno", "NewReno", "Tahoe"]
 
-RENO, NEWRENO, TAHOE = 0, 1, 2
 # recovery after the duplicate-ACK threshold
 REC_RENO, REC_NEWRENO, REC_TAHOE = 0, 1, 2
 # what new_ack found
@@ -49,37 +48,37 @@ recovery_window = numba.njit(law.fast_recovery_window_core, cache=True, inline="
 partial_window = numba.njit(law.partial_ack_window_core, cache=True, inline="always")
 
 
+# private int column: how fast recovery goes (REC_RENO, REC_NEWRENO, REC_TAHOE)
+I_RECOVERY = NI_COMMON
+
+
 @dataclass(frozen=True)
 class Reno(SenderSpec):
     """TCP Reno (RFC 5681): fast recovery ends at the first new ACK."""
 
     name = "reno"
-    code = RENO
+    int_columns = 1
+    recovery = REC_RENO
 
     def init_flow(self, ff, fi, tab, j, tcp):
         init_window_flow(ff, fi, j, tcp)
+        fi[j, I_RECOVERY] = self.recovery
 
 
 @dataclass(frozen=True)
-class NewReno(SenderSpec):
+class NewReno(Reno):
     """TCP NewReno (RFC 6582): partial ACKs repair one hole per round trip."""
 
     name = "newreno"
-    code = NEWRENO
-
-    def init_flow(self, ff, fi, tab, j, tcp):
-        init_window_flow(ff, fi, j, tcp)
+    recovery = REC_NEWRENO
 
 
 @dataclass(frozen=True)
-class Tahoe(SenderSpec):
+class Tahoe(Reno):
     """TCP Tahoe: fast retransmit, then one packet and go-back-N (no fast recovery)."""
 
     name = "tahoe"
-    code = TAHOE
-
-    def init_flow(self, ff, fi, tab, j, tcp):
-        init_window_flow(ff, fi, j, tcp)
+    recovery = REC_TAHOE
 
 
 def init_window_flow(ff, fi, j, tcp):
@@ -261,32 +260,33 @@ def timeout_arm(now, f, ctx):
     arm(now + ctx.ff[f, F_RTO], f, ctx)
 
 
-# --- hooks of Reno / NewReno / Tahoe ---------------------------------------------------
+# --- hooks of Reno / NewReno / Tahoe (the receiver: the cumulative-ACK default) ---------
 
 @_inline
-def on_start(now, f, ctx):
+def on_start(now, f, ctx, rng):
     try_send(now, f, ctx)
 
 
 @_inline
-def on_ack(now, f, ack, sample, echo_retx, proto, ctx):
+def on_ack(now, f, ack, ctx, rng):
     ff, fi = ctx.ff, ctx.fi
-    if not ack_preamble(f, ack, sample, echo_retx, ctx):
+    seq = ack.seq
+    if not ack_preamble(f, seq, ack.rtt, ack.retx, ctx):
         return
-    recovery = REC_RENO if proto == RENO else (REC_TAHOE if proto == TAHOE else REC_NEWRENO)
+    recovery = fi[f, I_RECOVERY]
     una = fi[f, I_SND_UNA]
-    if ack > una:
-        state = new_ack(now, f, ack, sample, echo_retx, recovery, True, ctx)
+    if seq > una:
+        state = new_ack(now, f, seq, ack.rtt, ack.retx, recovery, True, ctx)
         if state == ACK_OPEN:
             ff[f, F_CWND] = increase(ff[f, F_CWND], ff[f, F_SSTHRESH])
         ack_tail(now, f, state, ctx)
-        if ack >= fi[f, I_ROUND_END]:
+        if seq >= fi[f, I_ROUND_END]:
             new_round(now, f, ctx)
-    elif ack == una and una < fi[f, I_SND_MAX]:
+    elif seq == una and una < fi[f, I_SND_MAX]:
         dup_ack(now, f, recovery, True, True, ctx)
     try_send(now, f, ctx)
 
 
 @_inline
-def on_rto(now, f, ctx):
+def on_timer(now, f, ctx, rng):
     timeout(now, f, True, ctx)
