@@ -1170,6 +1170,20 @@ _SCENARIO_COMMON = dict(loss=LOSS, n="count", start="nonneg", stop="pos_inf",
                         cbr_stop="pos", position=("choice", ("first", "middle", "last")),
                         routes="skip")
 MORE_KINDS = {
+    # the law's function and gains: the extra variants probe them (not callable, a bool or
+    # NaN gain, a missing or unknown gain, gains not a dict)
+    "laws.user.WindowLaw": dict(update="skip", gains="skip"),
+    "laws.user.WindowLaw.evaluate": dict(memory="skip"),   # extra variants probe it
+    "laws.user.RateLaw": dict(update="skip", gains="skip", name=("obj", str)),
+    "laws.user.RateLaw.evaluate": dict(memory="skip"),     # extra variants probe it
+    "stability_region": dict(law=("obj", luser.WindowLaw)),
+    "max_stable_delay": dict(law=("obj", luser.WindowLaw)),
+    "gain_margin": dict(law=("obj", luser.WindowLaw)),
+    "analysis.jury_conditions": dict(law=("obj", luser.WindowLaw)),
+    # Primo's plant arguments: refused for a window law (extra variant), probed on the rate law
+    "closed_loop (window law)": dict(excess="skip", D="skip", forward_delay="skip",
+                                     ftt_ref="skip", capacity="skip"),
+    "closed_loop (rate law)": dict(law=("obj", luser.RateLaw), m="int1"),
     "laws.cbraa.CbraaParams": dict(t_rtcp="pos", initial_rate="pos"),
     "bounds.pftk.tfrc_rate": dict(t_rto="skip"),        # deprecated alias of rto; extra probes it
     "bounds.fairness.jain_fairness": dict(axis="skip"),   # extra variants probe it
@@ -1211,6 +1225,9 @@ MORE_KINDS = {
 }
 #: None is a valid value (a default) for these parameters.
 MORE_NONE_OK = {"laws.stpd_fuzzy.FuzzyConfig": ("calibration",),   # None: read from the maxima
+                "laws.user.RateLaw": ("name",),
+                "stability_region": ("law",), "max_stable_delay": ("law",),
+                "gain_margin": ("law",), "analysis.jury_conditions": ("law",),
                 "FuzzySupervisor.with_config": ("calibration",),
                 "bounds.tokenbucket.poisson_token_arrivals": ("seed",),
                 "sim.scenarios.Link": ("loss",), "sim.scenarios.Flow": ("name", "sender"),
@@ -1261,11 +1278,7 @@ for _factory in _SIM_FACTORIES:
 # entries measured on the validation branch (scenario objects, builders, run,
 # jain_index, efficiency, primo_criteria) were fixed after the merge with the
 # sender reshape (scenarios.py, engine.py, sender specs); none is left.
-SIM_KNOWN_FAILURES = {
-    "sim.senders.Vegas": "a second Vegas.__post_init__ overrides the one that checks "
-                         "slow_start, decrease_ssthresh and round_marker; fixed on the engine "
-                         "branch (one __post_init__): remove this entry when it is merged",
-}
+SIM_KNOWN_FAILURES = {}
 
 # --------------------------------------------------------------------------- exemptions
 _RESULT = ("result record: built by ctlcc from checked inputs and returned to the user; "
