@@ -258,7 +258,14 @@ Snapshot(Recorder* r)
 inline void
 Finish(Recorder* r)
 {
-    Snapshot(r); // closes the queue-length integrals at the current time
+    // closes the queue-length integrals at the current time (the warm-up
+    // snapshot is left as it was taken)
+    double t = Simulator::Now().GetSeconds();
+    for (size_t q = 0; q < r->qArea.size(); ++q)
+    {
+        r->qArea[q] += double(r->qCur[q]) * (t - r->qLastT[q]);
+        r->qLastT[q] = t;
+    }
 }
 
 inline void
