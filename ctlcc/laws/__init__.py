@@ -10,7 +10,7 @@ simulators (floats and arrays); see ARCHITECTURE.md, "One law, two uses".
 
 import importlib
 
-__all__ = ["aqm", "cbraa", "iftp", "primo", "sack", "stpd", "sttp", "tfrc"]
+__all__ = ["aqm", "cbraa", "cubic", "iftp", "primo", "prr", "sack", "stpd", "sttp", "tfrc"]
 
 
 def __getattr__(name):
