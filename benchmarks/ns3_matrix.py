@@ -22,7 +22,6 @@ Usage (from the repository root)::
 """
 
 import argparse
-import csv
 import json
 import math
 import sys
@@ -195,10 +194,17 @@ def compare(cases, out=None):
         print(f"{'':>14} (engine: {len(case.seeds)} seeds in {wall:.1f} s)", flush=True)
     print(f"\n{counts['reproduced']} reproduced, {counts['differs']} differ")
     if out:
-        with open(out, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
+        import datetime
+
+        prov = {"source": "ctlcc packet engine (benchmarks/ns3_matrix.py) against the committed "
+                          "data/ns3_matrix.csv",
+                "ns3_version": version,
+                "date": datetime.datetime.now(datetime.timezone.utc).strftime(
+                    "%Y-%m-%d %H:%M UTC"),
+                "rule": "reproduced iff |ctlcc_mean - ns3_mean| <= tolerance (tolerance and "
+                        "basis from data/ns3_matrix.csv, fixed before this comparison)",
+                "command": "python benchmarks/ns3_matrix.py --out " + str(out)}
+        write_ns3_csv(out, rows, prov)
         print(f"wrote {out}")
 
 
