@@ -105,13 +105,13 @@ class AqmLoop:
     controller : tuple
         RED: (L_RED [1/packet], K [rad/s]); PI: (K_PI [1/(packet s)], z [rad/s]).
     crossover : float
-        Highest gain crossover |L| = 1 (nan if |L| < 1 everywhere). [rad/s]
+        Highest gain crossover, ``|L| = 1`` (nan if ``|L| < 1`` everywhere). [rad/s]
     phase_margin : float
         pi + arg L at the crossover (wrapped to (-pi, pi]). [rad]
     phase_crossover : float
         Lowest frequency where arg L = -pi. [rad/s]
     gain_margin : float
-        1 / |L| at the phase crossover. [1]
+        ``1 / |L|`` at the phase crossover. [1]
     encirclements : int
         Net clockwise encirclements of -1 by L(j omega), omega in (-inf, inf).
     """

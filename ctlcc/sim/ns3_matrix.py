@@ -17,23 +17,21 @@ Metrics (:data:`METRICS`), each with a tolerance fixed here *before*
 any comparison (the ledger's rule: ``reproduced`` iff ``|ctlcc - ns-3| <=
 tolerance``):
 
-``goodput_total``  sum of the flows' goodputs [bit/s]; allowance 10 % of
-                   ns-3's value with congestion-only losses (issue 6's
-                   target), 20 % with random or bursty loss (issue 6's
-                   throughput-vs-loss target);
-``share_ratio``    mean goodput of the scenario's first group over its
-                   second (short-RTT over long-RTT flows, protocol A over
-                   B) [1]; allowance 25 % of ns-3's value (RTT unfairness
-                   is sensitive to recovery details: ns-3 itself moves
-                   1.9x -> 2.25x between its SACK and no-SACK recoveries on
-                   the issue's example);
-``jain``           Jain's index of the flows' goodputs [1]; allowance 0.05;
-``queue_mean``     time-average packets waiting in the (first) bottleneck
-                   queue [packets]; allowance 20 % of ns-3's value + 2
-                   packets (a packet of timing granularity either side);
-``retransmitted``  data segments retransmitted, all flows [packets];
-                   allowance 30 % of ns-3's value (retransmission counts
-                   depend on the recovery's details more than goodput does).
+* ``goodput_total``: sum of the flows' goodputs [bit/s]; allowance 10 % of
+  ns-3's value with congestion-only losses (issue 6's target), 20 % with
+  random or bursty loss (issue 6's throughput-vs-loss target);
+* ``share_ratio``: mean goodput of the scenario's first group over its
+  second (short-RTT over long-RTT flows, protocol A over B) [1]; allowance
+  25 % of ns-3's value (RTT unfairness is sensitive to recovery details:
+  ns-3 itself moves 1.9x -> 2.25x between its SACK and no-SACK recoveries
+  on the issue's example);
+* ``jain``: Jain's index of the flows' goodputs [1]; allowance 0.05;
+* ``queue_mean``: time-average packets waiting in the (first) bottleneck
+  queue [packets]; allowance 20 % of ns-3's value + 2 packets (a packet of
+  timing granularity either side);
+* ``retransmitted``: data segments retransmitted, all flows [packets];
+  allowance 30 % of ns-3's value (retransmission counts depend on the
+  recovery's details more than goodput does).
 
 The tolerance of a metric is its allowance plus ``3 sqrt(2) SE``, SE the
 standard error of ns-3's mean over the seeds (the sqrt(2) assumes the
