@@ -29,6 +29,7 @@ from ctlcc.bounds import cbraa as bcbraa, fairness, iftp as biftp, mathis, pftk,
 from ctlcc.laws import cbraa as lcbraa, iftp as liftp, primo as lprimo, stpd as lstpd
 from ctlcc.laws import sack, stpd_fuzzy, sttp, tcp as ltcp, tfrc as ltfrc, vegas as lvegas
 from ctlcc.laws import user as luser
+from ctlcc.laws.aqm import PiParams
 from ctlcc import claims, references
 from ctlcc.sim import fluid
 
@@ -60,6 +61,7 @@ def _gap_nonnegative(result, kwargs):
     assert np.all(arr >= 0), f"gap {arr.ravel()[:4]} is negative"
 
 
+_PI = PiParams(1.822e-5, 1.816e-5, 175.0, 160.0)   # Hollot et al. (2002)'s design
 _LOOP = ctlcc.stpd_loop(0.033, 0.368, 3)   # stable (thesis §4.3.3); m = 4 is not
 _LAW_LOOP = ctlcc.closed_loop(luser.pd_law(0.033, 0.368), 3)
 _PRIMO = ctlcc.primo_loop(capacity=125.0, round_trip_time=0.1)
@@ -588,6 +590,8 @@ CASES = [
          dict(min_threshold="nonneg", max_threshold="pos", max_probability=PROB,
               averaging="pos", gentle="bool"), none_ok=("averaging",),
          vector=("min_threshold", "max_threshold", "max_probability", "averaging")),
+    Case("sim.fluid.Pi", fluid.Pi, dict(params=_PI),
+         dict(params=("obj", PiParams))),
     Case("sim.fluid.FixedMarking", fluid.FixedMarking, dict(probability=0.01),
          dict(probability=UNIT), vector=("probability",)),
     Case("sim.fluid.Reno", fluid.Reno, {},

@@ -13,7 +13,8 @@ with numba; the checked wrappers of the same name without ``_core`` are the publ
 
 import importlib
 
-__all__ = ["cbraa", "iftp", "primo", "sack", "stpd", "sttp", "tfrc", "user"]
+__all__ = ["aqm", "cbraa", "cubic", "iftp", "primo", "prr", "sack", "stpd", "sttp", "tfrc",
+           "user"]
 
 
 def __getattr__(name):

@@ -258,7 +258,14 @@ Snapshot(Recorder* r)
 inline void
 Finish(Recorder* r)
 {
-    Snapshot(r); // closes the queue-length integrals at the current time
+    // closes the queue-length integrals at the current time (the warm-up
+    // snapshot is left as it was taken)
+    double t = Simulator::Now().GetSeconds();
+    for (size_t q = 0; q < r->qArea.size(); ++q)
+    {
+        r->qArea[q] += double(r->qCur[q]) * (t - r->qLastT[q]);
+        r->qLastT[q] = t;
+    }
 }
 
 inline void
@@ -334,6 +341,73 @@ SinkRx(Ptr<Application> app)
     return DynamicCast<PacketSink>(app)->GetTotalRx();
 }
 
+// Gilbert-Elliott channel with exponential sojourns, as ctlcc's engine:
+// the state at t = 0 from the stationary law, each sojourn exponential with
+// the state's mean, a packet lost with the loss probability of the state
+// the channel is in when the packet reaches the far device.
+class GeErrorModel : public ErrorModel
+{
+  public:
+    double meanGood = 1.0, meanBad = 1.0, lossGood = 0.0, lossBad = 1.0;
+    bool bad = false;
+    bool started = false;
+    double nextSwitch = 0.0;
+    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+    Ptr<ExponentialRandomVariable> e = CreateObject<ExponentialRandomVariable>();
+
+    void Configure(double mg, double mb, double lg, double lb, int64_t stream)
+    {
+        meanGood = mg;
+        meanBad = mb;
+        lossGood = lg;
+        lossBad = lb;
+        u->SetStream(stream);
+        e->SetStream(stream + 1);
+    }
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        double now = Simulator::Now().GetSeconds();
+        if (!started)
+        {
+            started = true;
+            bad = u->GetValue() < meanBad / (meanGood + meanBad);
+            nextSwitch = e->GetValue(bad ? meanBad : meanGood, 0.0);
+        }
+        while (nextSwitch <= now)
+        {
+            bad = !bad;
+            nextSwitch += e->GetValue(bad ? meanBad : meanGood, 0.0);
+        }
+        double prob = bad ? lossBad : lossGood;
+        if (prob <= 0.0)
+        {
+            return false;
+        }
+        return u->GetValue() < prob;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+inline Ptr<ErrorModel>
+MakeGe(double mg, double mb, double lg, double lb, int64_t stream)
+{
+    Ptr<GeErrorModel> m = Create<GeErrorModel>();
+    m->Configure(mg, mb, lg, lb, stream);
+    return m;
+}
+
+inline void
+SetSocketType(Ptr<Node> node, std::string typeName)
+{
+    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
+    tcp->SetAttribute("SocketType", TypeIdValue(TypeId::LookupByName(typeName)));
+}
+
 inline void
 RunFor(double duration)
 {
@@ -383,6 +457,8 @@ def _configure_tcp(ns, tcp):
         ("ns3::TcpVegas::Alpha", ns.UintegerValue(int(tcp["vegas_alpha"]))),
         ("ns3::TcpVegas::Beta", ns.UintegerValue(int(tcp["vegas_beta"]))),
         ("ns3::TcpVegas::Gamma", ns.UintegerValue(int(tcp["vegas_gamma"]))),
+        # ctlcc's window senders have no HyStart (RFC 9438 leaves it optional)
+        ("ns3::TcpCubic::HyStart", ns.BooleanValue(bool(tcp.get("cubic_hystart", False)))),
         ("ns3::TcpSocketBase::Sack", ns.BooleanValue(bool(tcp["sack"]))),
         ("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(bool(tcp["timestamps"]))),
         ("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(bool(tcp["limited_transmit"]))),
@@ -461,6 +537,14 @@ def run_job(job):
         address_of.setdefault(link["b"], interfaces.GetAddress(1))
         # Plain drop-tail FIFO: remove the default FqCoDel queue disc.
         tch.Uninstall(devices)
+        ge = link.get("ge_ab")
+        if ge is not None:
+            em = _glue.MakeGe(ge["mean_good"], ge["mean_bad"], ge["loss_good"], ge["loss_bad"],
+                              3000 + 2 * i)
+            device_of[(i, "b")].SetAttribute("ReceiveErrorModel", ns.PointerValue(em))
+            q = monitored.index((i, "ab")) if (i, "ab") in monitored else -1
+            _glue.HookErrorDrops(recorder, q, device_of[(i, "b")])
+            error_models.append(em)
         for direction, receiver in (("ab", "b"), ("ba", "a")):
             p = float(link["loss_" + direction])
             if p > 0.0:
@@ -497,6 +581,10 @@ def run_job(job):
         _glue.HookSender(recorder, device_of[key])
     for key in receiver_devices:
         _glue.HookReceiver(recorder, device_of[key])
+
+    for flow in flows:  # congestion control per source node (ns3_job checks they agree)
+        if "socket_type" in flow and flow["socket_type"] != tcp["socket_type"]:
+            _glue.SetSocketType(nodes.Get(flow["src"]), flow["socket_type"])
 
     sink_apps = []
     for k, flow in enumerate(flows):

@@ -437,6 +437,7 @@ class _Simulation:
         g[K.G_SAMPLE_DT] = sample_interval
         g[K.G_RTT_EVERY] = 1
         g[K.G_LIMITED] = 1.0 if tcp.limited_transmit else 0.0
+        g[K.G_TIMESTAMPS] = 1.0 if tcp.timestamps else 0.0
         self.g = g
         self.meta = np.zeros(K.NM, dtype=np.int64)
         for slot, address in net.services().items():

@@ -17,8 +17,8 @@ one call integrates ``B`` independent parameter sets at once::
 where ``x_i`` is a flow's sending rate, ``sigma_l = C_l / y_l`` while the
 queue is busy (or overflowing) and something arrives, 1 otherwise (fluid
 FIFO service in proportion to the current arrivals), and ``p_l`` is the
-link's drop/mark probability (:class:`DropTail`, :class:`Red` or
-:class:`FixedMarking`).  As in Misra, Gong and Towsley's network model,
+link's drop/mark probability (:class:`DropTail`, :class:`Red`, :class:`Pi` or
+:class:`FixedMarking`; RED's and PI's rules are those of :mod:`ctlcc.laws.aqm`).  As in Misra, Gong and Towsley's network model,
 every link on a path sees the sender's rate (no thinning by upstream drops
 or marks, no propagation between links: valid for p << 1 or ECN marking)
 and all feedback reaches the sender one round trip ``R_i(t)`` late.
@@ -28,7 +28,7 @@ Entry points
 * :func:`network` builds a (batched) :class:`FluidNetwork`;
 * a law: :class:`Reno`, :class:`Stpd`, :class:`Primo`, or a researcher's
   :class:`ctlcc.WindowLaw` / :class:`ctlcc.RateLaw`;
-* an AQM: :class:`DropTail` (default), :class:`Red`, :class:`FixedMarking`;
+* an AQM: :class:`DropTail` (default), :class:`Red`, :class:`Pi`, :class:`FixedMarking`;
 * :func:`simulate` integrates them and returns a :class:`FluidRun`
   (trajectories with shape (samples, batch, links or classes), time
   averages, drops);
@@ -114,6 +114,7 @@ from .._validation import (
     check_positive_int,
 )
 from ..errors import ParameterError
+from ..laws import aqm as _aqm
 from ..laws import primo as _primo
 from ..laws import tcp as _tcp_law
 from ..laws import stpd as _stpd
@@ -123,6 +124,7 @@ __all__ = [
     "FluidNetwork",
     "DropTail",
     "Red",
+    "Pi",
     "FixedMarking",
     "Reno",
     "Stpd",
@@ -348,11 +350,8 @@ class Red:
                          np.asarray(self.max_probability))
 
     def _map(self, queue, low, high, pmax):
-        ramp = pmax * np.clip((queue - low) / (high - low), 0.0, None)
-        if self.gentle:
-            above = pmax + (1 - pmax) * (queue - high) / high
-            return np.clip(np.where(queue < high, ramp, above), 0.0, 1.0)
-        return np.where(queue < high, ramp, 1.0)
+        # RED's drop curve is the law's (ctlcc.laws.aqm), vectorised
+        return _aqm._red_probability_array(queue, low, high, pmax, self.gentle)
 
     def _marking(self, queue, average, time):
         shape = queue.shape
@@ -386,6 +385,51 @@ class FixedMarking:
         if callable(self.probability):
             check_interval("probability", value, 0.0, 1.0, closed="both")
         return _link_shaped("probability", value, queue.shape)
+
+
+@dataclass(frozen=True)
+class Pi:
+    """Hollot et al.'s PI AQM, sampled at its own frequency (2002).
+
+    Every ``1/sampling_frequency`` seconds each link sets
+    ``p(k) = p(k-1) + a (q(k) - q_ref) - b (q(k-1) - q_ref)``, kept in
+    [0, 1] (:func:`ctlcc.laws.aqm.pi_update_core`), and holds it until the
+    next sample; overflow drops (as :class:`DropTail`) add to it.  p(0) = 0
+    and q(-1) = q(0).
+
+    Attributes
+    ----------
+    params : ctlcc.laws.aqm.PiParams
+        a, b [1/packet], q_ref [packets], f_s [1/s] (the same for every
+        link and batch member).
+
+    References
+    ----------
+    Hollot et al. (2002), §V.
+
+    Examples
+    --------
+    Hollot's design example (N = 60, C = 3750 packets/s, Tp = 0.2 s)
+    holds the queue at q_ref = 175 packets:
+
+    >>> from ctlcc.laws.aqm import PiParams
+    >>> pi = Pi(PiParams.design(60, 3750.0, 0.2467, 175.0, 160.0))
+    >>> net = network(capacity=3750.0, buffer=800.0, propagation_delay=0.2, n_flows=60)
+    >>> run = simulate(net, Reno(initial_window=10.0), duration=60.0, dt=1e-3, aqm=pi,
+    ...                record_every=1000)
+    >>> round(float(run.queue[-10:, 0, 0].mean()))
+    175
+    """
+
+    params: object
+
+    def __post_init__(self):
+        if not isinstance(self.params, _aqm.PiParams):
+            raise ParameterError(f"params must be a ctlcc.laws.aqm.PiParams, got "
+                                 f"{self.params!r}")
+
+    def _marking(self, queue, average, time):
+        return None  # the state lives in the integrator (_integrate)
 
 
 # --------------------------------------------------------------------------- laws
@@ -767,7 +811,7 @@ def simulate(net, law, duration, dt, aqm=DropTail(), initial_queue=0.0, record_e
     dt : float
         Step, > 0 and no longer than the smallest propagation delay (every
         feedback must come from the past). [s]
-    aqm : DropTail, Red or FixedMarking, optional
+    aqm : DropTail, Red, Pi or FixedMarking, optional
         Drop/mark policy of every link.
     initial_queue : float or array_like, optional
         q(0) in [0, buffer], broadcastable to (B, L); the history before
@@ -796,8 +840,8 @@ def simulate(net, law, duration, dt, aqm=DropTail(), initial_queue=0.0, record_e
     if not isinstance(law, (Reno, Stpd, Primo, WindowLaw, RateLaw)):
         raise ParameterError(f"law must be Reno, Stpd, Primo, a ctlcc.WindowLaw or a "
                              f"ctlcc.RateLaw, got {law!r}")
-    if not isinstance(aqm, (DropTail, Red, FixedMarking)):
-        raise ParameterError(f"aqm must be DropTail, Red or FixedMarking, got {aqm!r}")
+    if not isinstance(aqm, (DropTail, Red, Pi, FixedMarking)):
+        raise ParameterError(f"aqm must be DropTail, Red, Pi or FixedMarking, got {aqm!r}")
     duration = check_positive("duration", duration, scalar=True)
     dt = check_positive("dt", dt, scalar=True)
     if duration < dt:
@@ -1161,6 +1205,9 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
     red_gain = None
     if isinstance(aqm, Red) and aqm.averaging is not None:
         red_gain = _link_shaped("averaging", aqm.averaging, queue.shape)
+    pi = aqm.params if isinstance(aqm, Pi) else None
+    if pi is not None:  # PI state: p, the last sampled queue, the next sample
+        pi_p, pi_q, pi_next = np.zeros_like(queue), queue.copy(), 0.0
 
     def path(link_values):  # (B, L) -> sum over each class's path (B, N)
         return link_values if single else link_values @ routes_f
@@ -1177,7 +1224,7 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
         return rate * weights if single else (rate * weights) @ routes_f.T
 
     def link_signals(time, queue, rate):
-        marking = aqm._marking(queue, average, time)
+        marking = pi_p if pi is not None else aqm._marking(queue, average, time)
         p_link = overflow_p if marking is None else 1 - (1 - marking) * (1 - overflow_p)
         y = arrivals(rate)
         busy = (queue > 0) | (y > capacity)
@@ -1203,6 +1250,11 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
     needs_delay = "queueing_delay" in state.signals
     for k in range(steps + 1):
         time = k * dt
+        if pi is not None and time >= pi_next - 1e-9 * dt:
+            pi_p = np.clip(pi_p + _aqm.pi_increment_core(queue, pi_q, pi.reference, pi.a, pi.b),
+                           0.0, 1.0)
+            pi_q = queue.copy()
+            pi_next += pi.period
         round_trip = net.propagation_delay + path(queue * inv_capacity)
         probability, reception = link_signals(time, queue, rate)
         signals = {"rate": rate, "probability": probability, "reception_rate": reception}
@@ -1235,7 +1287,7 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
         # excess > 0 implies y > C > 0, so the division is safe where it is done
         overflow_p = np.divide(excess, dt * y, out=np.zeros_like(excess), where=excess > 0)
         if red_gain is not None:
-            average = average + dt * red_gain * (queue - average)
+            average = _aqm.red_average_step_core(average, queue, red_gain, dt)
         queue = np.minimum(np.maximum(raw, 0.0), buffer)
     time = np.arange(n_records) * record_every * dt
     return FluidRun(time=time, mean_queue=sum_queue / steps, mean_rate=sum_rate / steps,

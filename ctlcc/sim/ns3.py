@@ -30,7 +30,10 @@ comes from the scenario; the defaults below are what the comparisons use):
   packet (``TcDrop`` trace) - that is where congestion drops are counted;
 * Bernoulli loss of the scenario's ``a -> b`` direction as a
   ``RateErrorModel`` (``ERROR_UNIT_PACKET``) on ``b``'s device (a packet is
-  lost after crossing the link, as in the scenario's convention);
+  lost after crossing the link, as in the scenario's convention); a
+  Gilbert-Elliott channel as a small ``ErrorModel`` of the C++ glue with
+  the engine's rules (stationary initial state, exponential sojourns, loss
+  by the state at the packet's arrival);
 * TCP: ``SegmentSize = payload_bytes``, delayed ACKs off
   (``DelAckCount = 1``), ``InitialCwnd = tcp.initial_window``,
   ``MinRto = tcp.min_rto``, ``RttEstimator::InitialEstimation =
@@ -38,9 +41,12 @@ comes from the scenario; the defaults below are what the comparisons use):
   receive buffers of ``tcp.max_window`` segments (the receiver window),
   ``DataRetries = 100`` (ns-3 aborts a connection after ``DataRetries``
   consecutive timeouts; 6 by default, which many-flow dumbbells reach);
-  the congestion control is ``TcpNewReno`` for ``"reno"`` and
-  ``"newreno"`` and ``TcpVegas`` (alpha, beta, gamma from ``tcp``) for
-  ``"vegas"``.  ns-3's loss recovery is always NewReno-style with SACK and
+  the congestion control is ``TcpNewReno`` for ``"reno"``, ``"newreno"``
+  and ``"sack"``, ``TcpVegas`` (alpha, beta, gamma from ``tcp``) for
+  ``"vegas"`` and ``TcpCubic`` (HyStart off: the engine has none) for
+  ``"cubic"``, set per source node (``TcpL4Protocol::SocketType``), so
+  flows of different protocols need different sources; ``ns3_job(...,
+  protocols=[...])`` names ns-3 protocols the engine lacks (CUBIC).  ns-3's loss recovery is always NewReno-style with SACK and
   Proportional Rate Reduction by default (:class:`Ns3Options` turns them
   off); it has no Tahoe, and no plain Reno recovery;
 * one ``BulkSendApplication`` per flow (source node of its path) and one
@@ -137,7 +143,7 @@ __all__ = [
 #: and no plain-Reno recovery: its loss recovery is NewReno-style (RFC 6582
 #: partial ACKs) with SACK, so "reno" and "newreno" both map to TcpNewReno.
 NS3_PROTOCOLS = {"reno": "ns3::TcpNewReno", "newreno": "ns3::TcpNewReno",
-                 "vegas": "ns3::TcpVegas"}
+                 "sack": "ns3::TcpNewReno", "vegas": "ns3::TcpVegas", "cubic": "ns3::TcpCubic"}
 
 #: Recovery algorithm name -> ns-3 TypeId (RFC 6937 PRR is ns-3's default).
 NS3_RECOVERY = {"prr": "ns3::TcpPrrRecovery", "classic": "ns3::TcpClassicRecovery"}
@@ -565,14 +571,16 @@ def wire_rate_scale(payload_bytes, header_bytes, timestamps=True):
     return (payload_bytes + ns3_header_bytes(timestamps)) / (payload_bytes + header_bytes)
 
 
-def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0):
+def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, protocols=None):
     """Plain-data ns-3 configuration of *scenario* (no ns-3 needed).
 
     Parameters
     ----------
     scenario : Scenario
-        From :mod:`ctlcc.sim.scenarios`.  Every flow must run the same
-        protocol, one of :data:`NS3_PROTOCOLS`; losses must be Bernoulli.
+        From :mod:`ctlcc.sim.scenarios`.  Every flow's protocol must be one
+        of :data:`NS3_PROTOCOLS` (flows of different protocols need
+        different source nodes: ns-3 picks the congestion control per
+        node); losses must be Bernoulli or Gilbert-Elliott.
     duration : float
         Simulated time. [s]
     seed : int
@@ -582,6 +590,10 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0):
         Record cwnd and queue traces.
     warmup : float
         Start of the measurement window of goodput and mean queue. [s]
+    protocols : sequence of str, optional
+        ns-3 protocol of each flow (keys of :data:`NS3_PROTOCOLS`) instead
+        of the flows' own: for protocols ns-3 has and the engine does not
+        (yet), e.g. ``"cubic"``.
 
     Returns
     -------
@@ -606,14 +618,19 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0):
         raise ParameterError(f"warmup must be < duration={duration}, got {warmup}")
     seed = _check_seed(seed)
 
-    protocols = sorted({f.protocol for f in scenario.flows})
-    if len(protocols) != 1:
-        raise ParameterError(f"ns-3 runs need one protocol for every flow, got {protocols}")
-    protocol = protocols[0]
-    if protocol not in NS3_PROTOCOLS:
-        raise ParameterError(
-            f"protocol must be one of {', '.join(repr(p) for p in NS3_PROTOCOLS)} for ns-3 "
-            f"(ns-3.44 has no Tahoe, ST-PD or Primo); got {protocol!r}")
+    if protocols is None:
+        protocols = [f.protocol for f in scenario.flows]
+    else:
+        protocols = list(protocols)
+        if len(protocols) != len(scenario.flows):
+            raise ParameterError(f"protocols must name one protocol per flow "
+                                 f"({len(scenario.flows)}), got {len(protocols)}")
+    for protocol in protocols:
+        if protocol not in NS3_PROTOCOLS:
+            raise ParameterError(
+                f"protocol must be one of {', '.join(repr(p) for p in NS3_PROTOCOLS)} for ns-3 "
+                f"(ns-3.44 has no Tahoe, ST-PD or Primo); got {protocol!r}")
+    protocol = max(set(protocols), key=protocols.count)
 
     nodes = []
     for link in scenario.links:
@@ -628,16 +645,23 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0):
             "a": index[link.a], "b": index[link.b],
             "rate_bps": float(link.rate), "delay_s": float(link.delay),
             "buffer_ab": int(link.buffer), "buffer_ba": int(link.buffer),
-            "loss_ab": _bernoulli_p(link), "loss_ba": 0.0,
+            "loss_ab": _bernoulli_p(link), "loss_ba": 0.0, "ge_ab": _gilbert_elliott(link),
             "monitor_ab": (link.a, link.b) in bottlenecks,
             "monitor_ba": (link.b, link.a) in bottlenecks,
         })
     flows = [{"src": index[f.path[0]], "dst": index[f.path[-1]], "start": float(f.start),
-              "stop": float(min(f.stop, duration)), "name": f.name or f"flow{k}"}
+              "stop": float(min(f.stop, duration)), "name": f.name or f"flow{k}",
+              "protocol": protocols[k], "socket_type": NS3_PROTOCOLS[protocols[k]]}
              for k, f in enumerate(scenario.flows)]
+    node_type = {}
     for k, f in enumerate(flows):
         if f["start"] >= duration:
             raise ParameterError(f"flow {k} starts at {f['start']} s, after duration={duration}")
+        other = node_type.setdefault(f["src"], f["socket_type"])
+        if other != f["socket_type"]:
+            raise ParameterError(
+                f"flows from node {nodes[f['src']]!r} run {other} and {f['socket_type']}: ns-3 "
+                f"sets the congestion control per node; give them separate sources")
 
     tcp = scenario.tcp
     payload = int(scenario.payload_bytes)
@@ -981,15 +1005,31 @@ def _check_seed(seed):
 
 def _bernoulli_p(link):
     loss = link.loss
-    if loss is None:
+    if loss is None or type(loss).__name__ == "GilbertElliott":
         return 0.0
     p = getattr(loss, "p", None)
     if type(loss).__name__ != "Bernoulli" or p is None:
         raise ParameterError(
-            f"loss on {link.a}->{link.b} must be Bernoulli (or None) for ns-3, got "
-            f"{type(loss).__name__}: ns-3 has no exponential-sojourn Gilbert-Elliott channel "
-            f"and counts listed packets differently")
+            f"loss on {link.a}->{link.b} must be Bernoulli, GilbertElliott or None for ns-3, got "
+            f"{type(loss).__name__}: ns-3 counts listed packets differently (SYNs cross the "
+            f"same error model)")
     return float(p)
+
+
+def _gilbert_elliott(link):
+    """The exponential-sojourn channel as plain data, or None.
+
+    ns-3 gets it as a small ErrorModel of the C++ glue
+    (:mod:`ctlcc.sim._ns3_backend`) with the engine's rules: the state at
+    t = 0 drawn from the stationary law, sojourns exponential with the
+    state's mean, a packet reaching the far end lost with the probability
+    of the state the channel is in at that instant.
+    """
+    loss = link.loss
+    if type(loss).__name__ != "GilbertElliott":
+        return None
+    return {"mean_good": float(loss.mean_good), "mean_bad": float(loss.mean_bad),
+            "loss_good": float(loss.loss_good), "loss_bad": float(loss.loss_bad)}
 
 
 def _run_here(jobs):

@@ -376,6 +376,14 @@ class TcpOptions:
     limited_transmit : bool
         RFC 3042: send one new segment on each of the first two duplicate
         ACKs (off, as in ns-2's Reno; ns-3.44 turns it on by default).
+    timestamps : bool
+        RFC 7323 round-trip time measurement: every ACK of new data gives
+        an RTT sample to the RFC 6298 estimator, also when it acknowledges
+        a retransmitted segment, so a backed-off RTO is recomputed at the
+        first new ACK after a timeout (ns-3.44's and Linux's default).
+        Off (default): Karn's rule, the backed-off RTO is kept until a
+        segment sent once is acknowledged (RFC 6298 §5, ns-2).  Sizes on
+        the wire are set by ``Scenario.header_bytes`` either way.
     """
 
     initial_window: int = 1
@@ -388,6 +396,7 @@ class TcpOptions:
     vegas_beta: float = 3.0
     vegas_gamma: float = 1.0
     limited_transmit: bool = False
+    timestamps: bool = False
 
     def __post_init__(self):
         check_positive_int("initial_window", self.initial_window, maximum=MAX_WINDOW)
@@ -399,6 +408,7 @@ class TcpOptions:
             object.__setattr__(self, name, check_nonnegative(name, getattr(self, name),
                                                              scalar=True))
         check_bool("limited_transmit", self.limited_transmit)
+        check_bool("timestamps", self.timestamps)
         if self.max_rto < self.min_rto:
             raise ParameterError(
                 f"max_rto must be >= min_rto = {self.min_rto!r} (RFC 6298 (2.4)-(2.5)), "

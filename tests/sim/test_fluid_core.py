@@ -35,7 +35,7 @@ NET = fluid.network(1000.0, 100.0, 0.1)
         (lambda: fluid.simulate("net", fluid.Reno(), 1.0, 0.01), r"net must be a FluidNetwork"),
         (lambda: fluid.simulate(NET, "reno", 1.0, 0.01), r"law must be Reno, Stpd, Primo, a ctlcc.WindowLaw or a ctlcc.RateLaw"),
         (lambda: fluid.simulate(NET, fluid.Reno(), 1.0, 0.01, aqm="red"),
-         r"aqm must be DropTail, Red or FixedMarking"),
+         r"aqm must be DropTail, Red, Pi or FixedMarking"),
         (lambda: fluid.simulate(NET, fluid.Stpd(0.1, 0.1, delay=0.001), 1.0, 0.01),
          r"delay must be >= dt"),
         (lambda: fluid.simulate(NET, fluid.Reno(), 1.0, 0.01,

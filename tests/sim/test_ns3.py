@@ -25,7 +25,7 @@ from ctlcc.sim.ns3 import (
     run_ns3,
     wire_rate_scale,
 )
-from ctlcc.sim.scenarios import GilbertElliott, TcpOptions, dumbbell, preset
+from ctlcc.sim.scenarios import GilbertElliott, PacketList, TcpOptions, dumbbell, preset
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,7 +72,8 @@ def test_job_maps_fig3_7_scenario():
     assert (bottleneck["buffer_ab"], bottleneck["monitor_ab"], bottleneck["monitor_ba"]) == (
         14, True, False)
     assert not access["monitor_ab"] and bottleneck["loss_ab"] == 0.0
-    assert topo["flows"] == [{"src": 0, "dst": 2, "start": 0.0, "stop": 30.0, "name": "flow0"}]
+    assert topo["flows"] == [{"src": 0, "dst": 2, "start": 0.0, "stop": 30.0, "name": "flow0",
+                              "protocol": "newreno", "socket_type": "ns3::TcpNewReno"}]
     # TCP: what the scenario says (preset defaults: IW 1, RTO min/initial 1 s) and the
     # fixed comparison settings (delayed ACKs off, DataRetries raised, ns-3 recovery)
     assert tcp["socket_type"] == "ns3::TcpNewReno"
@@ -133,14 +134,36 @@ def test_job_maps_dumbbell_and_vegas():
     assert (tcp["vegas_alpha"], tcp["vegas_beta"], tcp["vegas_gamma"]) == (1, 3, 1)
 
 
+def test_job_maps_mixed_protocols_and_cubic():
+    """ns-3 sets the congestion control per source node: one flow each here."""
+    job = ns3_job(dumbbell(3, protocol="newreno"), 5.0, protocols=["cubic", "newreno", "vegas"])
+    assert [f["socket_type"] for f in job["topology"]["flows"]] == [
+        "ns3::TcpCubic", "ns3::TcpNewReno", "ns3::TcpVegas"]
+    mixed = ns3_job(dumbbell(2, protocol=["vegas", "newreno"]), 5.0)
+    assert [f["protocol"] for f in mixed["topology"]["flows"]] == ["vegas", "newreno"]
+
+
+def test_job_maps_gilbert_elliott():
+    channel = GilbertElliott(mean_good=2.0, mean_bad=0.01, loss_good=0.0, loss_bad=0.5)
+    job = ns3_job(preset("thesis_fig4_7", loss=channel), 5.0)
+    wireless = job["topology"]["links"][1]
+    assert wireless["loss_ab"] == 0.0
+    assert wireless["ge_ab"] == {"mean_good": 2.0, "mean_bad": 0.01, "loss_good": 0.0,
+                                 "loss_bad": 0.5}
+    assert job["topology"]["links"][0]["ge_ab"] is None
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda: ns3_job(preset("thesis_fig3_7_sufficient", protocol="tahoe"), 1.0),
-     "protocol must be one of 'reno', 'newreno', 'vegas'"),
+     "protocol must be one of 'reno', 'newreno', 'sack', 'vegas', 'cubic'"),
     (lambda: ns3_job(preset("thesis_fig3_7_sufficient", protocol="stpd"), 1.0),
      "has no Tahoe, ST-PD or Primo"),
-    (lambda: ns3_job(dumbbell(2, protocol=["reno", "vegas"]), 1.0), "one protocol"),
-    (lambda: ns3_job(preset("thesis_fig4_7", loss=GilbertElliott(1.0, 0.1)), 1.0),
-     "must be Bernoulli"),
+    (lambda: ns3_job(preset("thesis_fig3_7_sufficient", n=2), 1.0, protocols=["reno", "vegas"]),
+     "congestion control per node"),
+    (lambda: ns3_job(preset("thesis_fig3_7_sufficient"), 1.0, protocols=["reno", "reno"]),
+     "one protocol per flow"),
+    (lambda: ns3_job(preset("thesis_fig4_7", loss=PacketList((5,))), 1.0),
+     "must be Bernoulli, GilbertElliott or None"),
     (lambda: ns3_job(preset("thesis_fig3_7_sufficient"), 0.0), r"duration must be in \(0, inf\)"),
     (lambda: ns3_job(preset("thesis_fig3_7_sufficient"), 5.0, warmup=5.0),
      "warmup must be < duration"),

@@ -62,7 +62,7 @@ NM = 20
 # --- global params (float) ---
 G_DATA_BITS, G_ACK_BITS, G_MIN_RTO, G_MAX_RTO, G_INIT_RTO = 0, 1, 2, 3, 4
 G_MAX_WINDOW, G_DUPTHRESH, G_INIT_WINDOW, G_SAMPLE_DT, G_NOW = 8, 9, 10, 11, 12
-G_RTT_EVERY, G_LIMITED = 13, 14
+G_RTT_EVERY, G_LIMITED, G_TIMESTAMPS = 13, 14, 15
 #: four numbers a hook that stops the run leaves for its spec's message
 G_ERR0, G_ERR1, G_ERR2, G_ERR3 = 16, 17, 18, 19
 NG = 20

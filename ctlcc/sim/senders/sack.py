@@ -86,7 +86,7 @@ from ...errors import ParameterError
 from ...laws import sack as law
 from ...laws.sack import RULE_NEW_DATA, RULE_NONE
 from .._core.layout import (
-    F_CWND, F_RTO, F_RTO_DEADLINE, F_SSTHRESH, G_MAX_WINDOW, I_ACTIVE, I_DUPACKS,
+    F_CWND, F_RTO, F_RTO_DEADLINE, F_SSTHRESH, G_MAX_WINDOW, G_TIMESTAMPS, I_ACTIVE, I_DUPACKS,
     I_FAST_RETX, I_IN_RECOVERY, I_RCV_NXT, I_RECOVER, I_ROUND_ACKED, I_ROUND_END, I_SND_MAX,
     I_SND_NXT, I_SND_UNA, NF_COMMON, NI_COMMON, P_SEQ, Q_AUX1, Q_AUX2,
 )
@@ -371,7 +371,7 @@ def on_ack(now, f, record, ctx, rng):
         if fi[f, I_SND_NXT] < ack:
             fi[f, I_SND_NXT] = ack
         fi[f, I_ROUND_ACKED] += ack - una
-        if echo_retx == 0:  # RFC 6298 with Karn's rule
+        if echo_retx == 0 or ctx.g[G_TIMESTAMPS] > 0.0:  # RFC 6298 with Karn's rule / RFC 7323
             rto_estimate(f, sample, ctx)
         fi[f, I_DUPACKS] = 0
         fi[f, I_LT_SENT] = 0

@@ -26,7 +26,7 @@ import numpy as np
 from ...laws import tcp as law
 from .._core.layout import (
     F_CWND, F_ROUND_MIN_RTT, F_ROUND_START, F_RTO, F_RTO_DEADLINE, F_SSTHRESH, G_DUPTHRESH,
-    G_LIMITED, G_MAX_RTO, G_MAX_WINDOW, I_ACTIVE, I_DUPACKS, I_FAST_RETX, I_IN_RECOVERY,
+    G_LIMITED, G_TIMESTAMPS, G_MAX_RTO, G_MAX_WINDOW, I_ACTIVE, I_DUPACKS, I_FAST_RETX, I_IN_RECOVERY,
     I_PARTIAL_SEEN, I_RECOVER, I_ROUND_ACKED, I_ROUND_END, I_ROUND_RTTS, I_SND_MAX, I_SND_NXT,
     I_SND_UNA, I_TIMEOUTS, NI_COMMON,
 )
@@ -105,7 +105,7 @@ def new_ack(now, f, ack, sample, echo_retx, recovery, cut, ctx):
     if fi[f, I_SND_NXT] < ack:
         fi[f, I_SND_NXT] = ack
     fi[f, I_ROUND_ACKED] += newly
-    if echo_retx == 0:  # RFC 6298 with Karn's rule
+    if echo_retx == 0 or ctx.g[G_TIMESTAMPS] > 0.0:  # RFC 6298 with Karn's rule / RFC 7323
         rto_estimate(f, sample, ctx)
     if fi[f, I_IN_RECOVERY] == 1:
         if recovery == REC_RENO:
