@@ -989,7 +989,7 @@ _SIM_FACTORIES = [
     lambda: Case("sim.scenarios.TcpOptions", scenarios.TcpOptions, {},
          dict(initial_window="int1", min_rto="pos", initial_rto="pos", max_rto="pos",
               max_window="int1", dupack_threshold="int1", vegas_alpha="nonneg",
-              vegas_beta="nonneg", vegas_gamma="nonneg", limited_transmit="bool"),
+              vegas_beta="nonneg", vegas_gamma="nonneg", limited_transmit="bool", timestamps="bool"),
          allow_inf=True,
          extra=(("max_rto below min_rto", dict(min_rto=2.0, max_rto=1.0), RAISE, "max_rto"),
                 ("initial_rto above max_rto", dict(initial_rto=100.0), RAISE, "initial_rto"),
