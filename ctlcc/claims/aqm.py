@@ -39,8 +39,8 @@ def _with(m, c, **fields):
     return Measurement(value=m.value, samples=m.samples, seeds=c.seeds, **fields)
 
 
-@unit("aqm-pi-packets-queue-at-reference", "aqm-pi-packets-vs-fluid-queue",
-      "aqm-pi-hot-period", "aqm-pi-hot-vs-design-amplitude", section=_SECTION, needs="checks",
+@unit("hollot_pi-aqm-packets-queue-at-reference", "hollot_pi-aqm-packets-vs-fluid-queue",
+      "hollot_pi-aqm-hot-period", "hollot_pi-aqm-hot-vs-design-amplitude", section=_SECTION, needs="checks",
       evidence=_EV)
 def pi_checks(checks):
     pi, hot = checks["pi"], checks["pi_hot"]
@@ -48,14 +48,14 @@ def pi_checks(checks):
     period = _mean(hot.periods)
     ratio = float(np.mean(hot.spreads) / np.mean(pi.spreads))
     return {
-        "aqm-pi-packets-queue-at-reference": _with(
+        "hollot_pi-aqm-packets-queue-at-reference": _with(
             queue, pi, reason=f"packet mean queue per seed {_list(pi.mean_queue)} packets "
                               f"(q_ref {pi.params.reference:g}); utilisation "
                               f"{np.mean(pi.utilisation):.3f}"),
-        "aqm-pi-packets-vs-fluid-queue": _with(
+        "hollot_pi-aqm-packets-vs-fluid-queue": _with(
             queue, pi, target=pi.fluid_mean,
             reason=f"fluid model's mean queue {pi.fluid_mean:.1f} packets over the same window"),
-        "aqm-pi-hot-period": _with(
+        "hollot_pi-aqm-hot-period": _with(
             period, hot, target=hot.loop.oscillation_period,
             reason=f"linear analysis: {hot.loop.prediction}, gain margin "
                    f"{hot.loop.gain_margin:.2f}, w_180 = {hot.loop.phase_crossover:.2f} rad/s; "
@@ -63,7 +63,7 @@ def pi_checks(checks):
                    f"{np.mean(hot.mean_queue):.0f} packets, far below q_ref: p is clipped at 0 "
                    f"while the queue is empty); the fluid model's period "
                    f"{_period(hot):.2f} s"),
-        "aqm-pi-hot-vs-design-amplitude": Measurement(
+        "hollot_pi-aqm-hot-vs-design-amplitude": Measurement(
             value=ratio, seeds=hot.seeds,
             reason=f"spread of 1-s means: hot {_list(hot.spreads)}, designed "
                    f"{_list(pi.spreads)} packets; the fluid model's spreads "
@@ -75,9 +75,9 @@ def pi_checks(checks):
     }
 
 
-@unit("aqm-red-stable-packets-queue", "aqm-red-stable-packets-vs-fluid-queue",
-      "aqm-red-stable-packets-queue-count-spacing", "aqm-red-unstable-period",
-      "aqm-red-unstable-vs-stable-amplitude", section=_SECTION, needs="checks", evidence=_EV)
+@unit("hollot-aqm-red-stable-packets-queue", "hollot-aqm-red-stable-packets-vs-fluid-queue",
+      "hollot-aqm-red-stable-packets-queue-count-spacing", "hollot-aqm-red-unstable-period",
+      "hollot-aqm-red-unstable-vs-stable-amplitude", section=_SECTION, needs="checks", evidence=_EV)
 def red_checks(checks):
     from dataclasses import replace
 
@@ -92,26 +92,26 @@ def red_checks(checks):
     ratio = float(np.mean(unstable.spreads) / np.mean(stable.spreads))
     drops = f"drops per arrival {np.mean(stable.drop_rate):.4f}"
     return {
-        "aqm-red-stable-packets-queue": _with(
+        "hollot-aqm-red-stable-packets-queue": _with(
             queue, stable, target=stable.operating_queue,
             reason=f"packet mean queue per seed {_list(stable.mean_queue)}; RED's curve meets "
                    f"p0(q) at {stable.operating_queue:.1f} packets with p_b as the drop "
                    f"probability; {drops}"),
-        "aqm-red-stable-packets-vs-fluid-queue": _with(
+        "hollot-aqm-red-stable-packets-vs-fluid-queue": _with(
             queue, stable, target=stable.fluid_mean,
             reason=f"fluid model's mean queue {stable.fluid_mean:.1f} packets (the fluid RED "
                    f"drops with p_b itself)"),
-        "aqm-red-stable-packets-queue-count-spacing": _with(
+        "hollot-aqm-red-stable-packets-queue-count-spacing": _with(
             queue, stable, target=q_doubled,
             reason=f"operating point with max_p = {doubled.max_probability:g}: "
                    f"{q_doubled:.1f} packets; {drops}"),
-        "aqm-red-unstable-period": _with(
+        "hollot-aqm-red-unstable-period": _with(
             period, unstable, target=unstable.loop.oscillation_period,
             reason=f"linear analysis: {unstable.loop.prediction}, gain margin "
                    f"{unstable.loop.gain_margin:.2f}; packet periodogram peaks per seed "
                    f"{_list(unstable.periods)} s; the fluid model's period "
                    f"{_period(unstable):.2f} s"),
-        "aqm-red-unstable-vs-stable-amplitude": Measurement(
+        "hollot-aqm-red-unstable-vs-stable-amplitude": Measurement(
             value=ratio, seeds=unstable.seeds,
             reason=f"spread of 1-s means: unstable {_list(unstable.spreads)}, stable "
                    f"{_list(stable.spreads)} packets; the fluid model's spreads "
