@@ -77,14 +77,22 @@ def pi_checks(checks):
 
 @unit("hollot-aqm-red-stable-packets-queue", "hollot-aqm-red-stable-packets-vs-fluid-queue",
       "hollot-aqm-red-stable-packets-queue-count-spacing", "hollot-aqm-red-unstable-period",
-      "hollot-aqm-red-unstable-vs-stable-amplitude", section=_SECTION, needs="checks", evidence=_EV)
+      "hollot-aqm-red-unstable-vs-stable-amplitude",
+      "hollot-aqm-red-halved-packets-queue-count-spacing",
+      "hollot-aqm-red-unstable-vs-halved-raw-spread", section=_SECTION, needs="checks",
+      evidence=_EV)
 def red_checks(checks):
     from dataclasses import replace
 
     from ..analysis.aqm import red_operating_point
     from ..experiments.aqm import CAPACITY, N_FLOWS, PROPAGATION
 
-    stable, unstable = checks["red_stable"], checks["red_unstable"]
+    stable, unstable, halved = checks["red_stable"], checks["red_unstable"], checks["red_halved"]
+    halved_queue = _mean(halved.mean_queue)
+    halved_doubled = replace(halved.params, max_probability=2 * halved.params.max_probability)
+    q_halved = red_operating_point(N_FLOWS, CAPACITY, PROPAGATION, halved_doubled)
+    q_halved_own = red_operating_point(N_FLOWS, CAPACITY, PROPAGATION, halved.params)
+    raw_ratio = float(np.mean(unstable.raw_spreads) / np.mean(halved.raw_spreads))
     queue = _mean(stable.mean_queue)
     doubled = replace(stable.params, max_probability=2 * stable.params.max_probability)
     q_doubled = red_operating_point(N_FLOWS, CAPACITY, PROPAGATION, doubled)
@@ -121,6 +129,22 @@ def red_checks(checks):
                    f"{doubled.max_probability:g} the linear analysis calls it "
                    f"{_red_loop(doubled).prediction} (gain margin "
                    f"{_red_loop(doubled).gain_margin:.2f})"),
+        "hollot-aqm-red-halved-packets-queue-count-spacing": _with(
+            halved_queue, halved, target=q_halved,
+            reason=f"packet mean queue per seed {_list(halved.mean_queue)}; operating point "
+                   f"with max_p = {halved_doubled.max_probability:g}: {q_halved:.1f} packets, "
+                   f"with its own max_p = {halved.params.max_probability:g}: "
+                   f"{q_halved_own:.1f}; the fluid model (p_b itself) "
+                   f"{halved.fluid_mean:.1f}; drops per arrival "
+                   f"{np.mean(halved.drop_rate):.4f}"),
+        "hollot-aqm-red-unstable-vs-halved-raw-spread": Measurement(
+            value=raw_ratio, seeds=unstable.seeds,
+            reason=f"standard deviation of the 20-ms samples: unstable "
+                   f"{_list(unstable.raw_spreads)}, RED (50, 550, 0.05) "
+                   f"{_list(halved.raw_spreads)} packets (RED (50, 550, 0.1): "
+                   f"{_list(stable.raw_spreads)}); the effective loop of RED (50, 550, 0.05) is "
+                   f"{_red_loop(halved_doubled).prediction} (gain margin "
+                   f"{_red_loop(halved_doubled).gain_margin:.2f})"),
     }
 
 

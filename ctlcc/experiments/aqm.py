@@ -2,9 +2,9 @@
 """AQM on packets: Hollot et al.'s example network behind RED and PI (issue 22 §3).
 
 * :func:`hollot_checks` - N = 60 NewReno flows on C = 3750 packets/s with
-  Tp = 0.2 s behind four AQM settings (Hollot et al.'s designed PI, the
+  Tp = 0.2 s behind five AQM settings (Hollot et al.'s designed PI, the
   same PI with 30 times the gain, a RED the linear analysis calls stable,
-  one it calls unstable), each on packets (:func:`ctlcc.sim.run`), in the
+  one it calls unstable, and the stable one with half its max_p), each on packets (:func:`ctlcc.sim.run`), in the
   fluid model (:func:`ctlcc.sim.fluid.simulate`, the same law functions)
   and in the linear analysis (:mod:`ctlcc.analysis.aqm`): mean queue,
   oscillation period and spread;
@@ -64,6 +64,9 @@ SETTINGS = {
     "pi_hot": PiParams(30 * _PI.a, 30 * _PI.b, 175.0, 160.0),
     "red_stable": RedParams(50.0, 550.0, 0.1, weight=1e-4),
     "red_unstable": RedParams(50.0, 150.0, 0.5, weight=1e-4),
+    # half red_stable's max_p: F&J's count spacing drops about 2 p_b per packet, so on
+    # packets this one acts as red_stable does in the fluid model and the linear analysis
+    "red_halved": RedParams(50.0, 550.0, 0.05, weight=1e-4),
 }
 
 
@@ -159,9 +162,10 @@ class AqmCheck:
         Sample times of the packet queue. [s]
     queues : ndarray, shape (seeds, samples)
         Packet queue per seed. [packets]
-    mean_queue, periods, spreads : tuple of float
+    mean_queue, periods, spreads, raw_spreads : tuple of float
         Per seed over the window: mean [packets], dominant period [s],
-        spread of 1-s means [packets].
+        spread of 1-s means [packets], standard deviation of the 20-ms
+        samples [packets].
     fluid_time, fluid_queue : ndarray
         The fluid model's queue. [s], [packets]
     fluid_mean : float
@@ -189,6 +193,7 @@ class AqmCheck:
     operating_queue: float
     utilisation: tuple
     drop_rate: tuple
+    raw_spreads: tuple = ()
 
 
 def _fluid_aqm(params):
@@ -220,7 +225,7 @@ def hollot_checks(seeds=(1, 2, 3), duration=100.0, settings=None):
     for name in (settings or SETTINGS):
         params = SETTINGS[name]
         scenario = hollot_network(params)
-        queues, means, periods, spreads, util, drops = [], [], [], [], [], []
+        queues, means, periods, spreads, util, drops, raw = [], [], [], [], [], [], []
         time = None
         high = 40.0 if name.startswith("red") else 20.0
         for seed in seeds:
@@ -232,6 +237,7 @@ def hollot_checks(seeds=(1, 2, 3), duration=100.0, settings=None):
             means.append(float(q[keep].mean()))
             periods.append(dominant_period(t[keep], q[keep], high=high))
             spreads.append(spread(t[keep], q[keep]))
+            raw.append(float(np.std(q[keep])))
             util.append(r.queues[0].utilisation)
             drops.append(r.queues[0].drops / max(r.queues[0].arrivals, 1))
         fl = _fluid.simulate(net, _fluid.Reno(initial_window=1.0), duration=duration, dt=1e-3,
@@ -249,7 +255,7 @@ def hollot_checks(seeds=(1, 2, 3), duration=100.0, settings=None):
             queues=np.array([q[:length] for q in queues]), mean_queue=tuple(means),
             periods=tuple(periods), spreads=tuple(spreads), fluid_time=ft, fluid_queue=fq,
             fluid_mean=float(fq[ft >= WINDOW].mean()), loop=loop, operating_queue=float(q0),
-            utilisation=tuple(util), drop_rate=tuple(drops))
+            utilisation=tuple(util), drop_rate=tuple(drops), raw_spreads=tuple(raw))
     return out
 
 

@@ -21,11 +21,12 @@ _TITLES = {
     "pi_hot": "PI with 30 x a and b",
     "red_stable": "RED (50, 550, 0.1), w = 1e-4",
     "red_unstable": "RED (50, 150, 0.5), w = 1e-4",
+    "red_halved": "RED (50, 550, 0.05), w = 1e-4",
 }
 
 
 def plot_hollot_checks(checks, figure=None):
-    """Queue against time behind each AQM setting (2 x 2 panels).
+    """Queue against time behind each AQM setting (one panel each, 3 x 2).
 
     Parameters
     ----------
@@ -37,9 +38,10 @@ def plot_hollot_checks(checks, figure=None):
     -------
     matplotlib.figure.Figure
     """
-    fig = figure or new_figure(figsize=(11, 7))[0]
+    fig = figure or new_figure(figsize=(11, 10))[0]
     fig.clf()
-    axes = fig.subplots(2, 2, sharex=True)
+    axes = fig.subplots(3, 2, sharex=True)
+    axes.ravel()[-1].set_visible(len(exp.SETTINGS) >= 6)
     for ax, name in zip(axes.ravel(), exp.SETTINGS):
         if name not in checks:
             ax.set_visible(False)
@@ -60,6 +62,8 @@ def plot_hollot_checks(checks, figure=None):
         ax.legend(fontsize=7, loc="upper right")
     for ax in axes[-1]:
         ax.set_xlabel("time [s]")
+    axes[1, 1].xaxis.set_tick_params(labelbottom=True)
+    axes[1, 1].set_xlabel("time [s]")
     fig.suptitle(f"AQM on packets vs fluid vs linear analysis: {short('hollot')} / "
                  f"{short('hollot_pi')} example network (N = 60, C = 3750 packets/s, "
                  f"Tp = 0.2 s)", fontsize=10)
@@ -127,7 +131,9 @@ def report_items(checks=None, behind=None):
         "Bottleneck queue of Hollot et al.'s example network (60 NewReno flows, 3750 "
         "packets/s, Tp = 0.2 s, 800-packet buffer) behind four AQM settings: ctlcc's packet "
         "engine (one seed), the fluid model with the same law functions, and the linear "
-        "analysis' operating queue and verdict. Statistics are taken right of the dotted "
+        "analysis' operating queue and verdict (RED's with p_b as the drop probability; "
+        "on packets Floyd & Jacobson's count spacing drops about 2 p_b, so RED (50, 550, "
+        "0.05) on packets acts as RED (50, 550, 0.1) in the models). Statistics are taken right of the dotted "
         "line (30 s).", plot_hollot_checks(checks))
     rows = tuple(
         (name, c.loop.prediction, f"{c.loop.gain_margin:.3g}",
