@@ -91,6 +91,9 @@ SECTIONS = (
     ("sttp_sim", "ctlcc.plots.sttp_experiments",
      f"STTP's simulations re-run: Tables I-II, Experiment 1 (Figs. 4-5) ({short('sttp')}, "
      f"§III-IV)"),
+    ("aqm", "ctlcc.plots.aqm",
+     f"AQM on packets: RED ({short('hollot')}) and PI ({short('hollot_pi')}) vs the fluid "
+     f"model and the linear analysis; ST-PD and Primo behind PI"),
     ("claims", "ctlcc.ledger",
      "Claims ledger: the papers' statements no record judges yet (the inventory)"),
 )

@@ -29,7 +29,7 @@ from ctlcc.bounds import cbraa as bcbraa, fairness, iftp as biftp, mathis, pftk,
 from ctlcc.laws import cbraa as lcbraa, iftp as liftp, primo as lprimo, stpd as lstpd
 from ctlcc.laws import sack, stpd_fuzzy, sttp, tcp as ltcp, tfrc as ltfrc, vegas as lvegas
 from ctlcc.laws import user as luser
-from ctlcc.laws.aqm import PiParams
+from ctlcc.laws.aqm import PiParams, RedParams
 from ctlcc import claims, references
 from ctlcc.sim import fluid
 
@@ -977,8 +977,11 @@ _SIM_FACTORIES = [
     lambda: Case("sim.scenarios.PacketList", scenarios.PacketList, dict(indices=(3, 10)),
          dict(indices=("set0", "int1"))),
     lambda: Case("sim.scenarios.Link", scenarios.Link, dict(a="S", b="R", rate=1e6, delay=0.01),
-         dict(a=("obj", str), b=("obj", str), rate="pos", delay="nonneg", buffer="int1"),
+         dict(a=("obj", str), b=("obj", str), rate="pos", delay="nonneg", buffer="int1",
+              queue=("choice", ("droptail",))),
          extra=(("buffer 'abc'", dict(buffer="abc"), RAISE, "buffer"),
+                ("RED min_th at the buffer", dict(buffer=20, queue=RedParams(20, 40, 0.1)),
+                 RAISE, "min_threshold"),
                 ("loss a str", dict(loss="0.1"), RAISE, "loss"))),
     lambda: Case("sim.scenarios.Flow", scenarios.Flow, dict(path=("S", "R", "D")),
          dict(protocol=("choice", SIM_PROTOCOLS), start="nonneg", stop="pos_inf"),
@@ -989,7 +992,7 @@ _SIM_FACTORIES = [
     lambda: Case("sim.scenarios.TcpOptions", scenarios.TcpOptions, {},
          dict(initial_window="int1", min_rto="pos", initial_rto="pos", max_rto="pos",
               max_window="int1", dupack_threshold="int1", vegas_alpha="nonneg",
-              vegas_beta="nonneg", vegas_gamma="nonneg", limited_transmit="bool", timestamps="bool"),
+              vegas_beta="nonneg", vegas_gamma="nonneg", limited_transmit="bool", timestamps="bool", ecn="bool"),
          allow_inf=True,
          extra=(("max_rto below min_rto", dict(min_rto=2.0, max_rto=1.0), RAISE, "max_rto"),
                 ("initial_rto above max_rto", dict(initial_rto=100.0), RAISE, "initial_rto"),
@@ -998,16 +1001,17 @@ _SIM_FACTORIES = [
     lambda: Case("sim.scenarios.single_bottleneck", scenarios.single_bottleneck, {},
          dict(access_rate="pos", access_delay="nonneg", bottleneck_rate="pos",
               bottleneck_delay="nonneg", buffer="int1", protocol=("choice", SIM_PROTOCOLS),
-              n="int1", start="nonneg", access_buffer="int1"), allow_inf=True,
+              n="int1", start="nonneg", access_buffer="int1", queue=("choice", ("droptail",))), allow_inf=True,
          none_ok=("protocol",)),
     lambda: Case("sim.scenarios.dumbbell", scenarios.dumbbell, dict(n=2),
          dict(n="int1", access_rate="pos", bottleneck_rate="pos", bottleneck_delay="nonneg",
-              buffer="int1", protocol=("choice", SIM_PROTOCOLS), access_buffer="int1"),
+              buffer="int1", protocol=("choice", SIM_PROTOCOLS), access_buffer="int1",
+              queue=("choice", ("droptail",))),
          allow_inf=True, none_ok=("protocol",)),
     lambda: Case("sim.scenarios.parking_lot", scenarios.parking_lot, {},
          dict(hops="int1", router_rate="pos", router_delay="nonneg", buffer="int1",
               access_rate="pos", access_delay="nonneg", protocol=("choice", SIM_PROTOCOLS),
-              access_buffer="int1"), allow_inf=True, none_ok=("protocol",)),
+              access_buffer="int1", queue=("choice", ("droptail",))), allow_inf=True, none_ok=("protocol",)),
     lambda: Case("sim.scenarios.preset", scenarios.preset, dict(name="thesis_fig4_7"),
          dict(name=("choice", tuple(scenarios.PRESETS))), allow_inf=True),
     *[(lambda name=name, builder=builder: Case(
@@ -1028,6 +1032,14 @@ _SIM_FACTORIES = [
          dict(protocol=("choice", SIM_PROTOCOLS)), allow_inf=True,
          none_ok=("protocol",),   # protocol=None: the default sender (Flow's default)
          covers=(scenarios.Scenario.with_flows,)),
+    lambda: Case("sim.scenarios.Scenario.with_queue",
+         _method(scenarios.single_bottleneck(buffer=100), "with_queue"),
+         dict(queue=RedParams(10, 30, 0.1)), dict(queue=("choice", ("droptail",)), at="skip"),
+         none_ok=("at",), allow_inf=True,
+         covers=(scenarios.Scenario.with_queue,),
+         extra=(("at the ACK direction", dict(at=("D", "R")), RAISE, "at"),
+                ("at a str", dict(at="RD"), RAISE, "at"),
+                ("at no link", dict(at=("S", "D")), RAISE, "at"))),
     lambda: Case("sim.run", __import__("ctlcc.sim", fromlist=["run"]).run,
          dict(scenario=scenarios.thesis_fig4_7(), duration=0.5),
          dict(scenario=("obj", scenarios.Scenario), duration="pos", seed="int0", trace="bool",

@@ -22,8 +22,11 @@ cached on disk.
 
 Model, in brief
 ---------------
-* Links are duplex; each direction is a drop-tail FIFO holding at most
-  ``buffer`` waiting packets plus the one in transmission.
+* Links are duplex; each direction is a FIFO holding at most ``buffer``
+  waiting packets plus the one in transmission, drop-tail or, on a link's
+  data direction, RED or PI (``Link(queue=...)``, the laws of
+  :mod:`ctlcc.laws.aqm` compiled into the channel: :mod:`._core.aqm`),
+  marking ECN-capable packets with ``ecn`` (RFC 3168).
 * Data packets are ``payload + header`` bytes, ACKs ``ack_bytes``;
   cumulative ACKs, one per data packet (no delayed ACKs).
 * Senders: see :mod:`ctlcc.sim.senders` (the registry and its table).
@@ -39,6 +42,7 @@ import numpy as np
 from .._validation import check_bool, check_nonnegative, check_positive, check_positive_int
 from ..bounds import fairness as _fairness
 from ..errors import ConservationError, ParameterError
+from ..laws.aqm import PiParams, RedParams
 from . import senders as senders_mod
 from ._core import cache as _cache
 from ._core import dispatch
@@ -102,6 +106,10 @@ class FlowStats:
         sample; window flows only). [s]
     rto : float
         Retransmission timeout at the end, backoff included. [s]
+    marked : int
+        Data packets an AQM marked CE (ECN) instead of dropping. [packets]
+    ecn_reductions : int
+        Window reductions the sender made for ECN echoes (RFC 3168). [1]
     """
 
     name: str
@@ -123,6 +131,8 @@ class FlowStats:
     loss_rate: float
     srtt: float = 0.0
     rto: float = 0.0
+    marked: int = 0
+    ecn_reductions: int = 0
 
 
 @dataclass(frozen=True)
@@ -138,13 +148,19 @@ class QueueStats:
     max : int
         Largest number of packets waiting. [packets]
     drops : int
-        Packets refused by the full queue (data and ACKs). [packets]
+        Packets the queue discarded (data and ACKs): refused by the full
+        buffer, or dropped by its AQM. [packets]
     losses : int
         Packets destroyed by the link's loss model. [packets]
     arrivals : int
         Packets offered to the queue. [packets]
     utilisation : float
         Fraction of the run the link was transmitting. [1]
+    aqm_drops : int
+        Of ``drops``, those the AQM decided (RED's early and forced drops,
+        PI's drops); 0 for drop-tail. [packets]
+    marks : int
+        Packets the AQM marked CE instead of dropping them (ECN). [packets]
     """
 
     link: tuple
@@ -154,6 +170,8 @@ class QueueStats:
     losses: int
     arrivals: int
     utilisation: float
+    aqm_drops: int = 0
+    marks: int = 0
 
 
 @dataclass(frozen=True)
@@ -177,7 +195,9 @@ class Traces:
         ``rtt_every``-th ACK of each flow.
     drops : ndarray, shape (d, 4)
         Every drop: (time [s], flow, channel, kind) with kind 0 = queue
-        drop of data, 1 = queue drop of an ACK, 2 = link error.
+        drop of data, 1 = queue drop of an ACK, 2 = link error, 4 = AQM
+        drop of data, 5 = AQM drop of an ACK; and every ECN mark, kind 6
+        (not a drop: the packet goes on).
     """
 
     time: np.ndarray
@@ -374,6 +394,22 @@ class _Simulation:
             ci[i, K.K_RING_OFF] = ring_total
             ring_total += link.buffer + 1
             loss = link.loss if forward else None
+            queue = link.queue if forward else None
+            cf[i, K.C_PKT_RATE] = link.rate / sc.data_bits
+            if isinstance(queue, RedParams):
+                ci[i, K.K_AQM] = K.AQM_RED
+                cf[i, K.C_RED_MIN], cf[i, K.C_RED_MAX] = queue.min_threshold, queue.max_threshold
+                cf[i, K.C_RED_PMAX], cf[i, K.C_RED_WEIGHT] = queue.max_probability, queue.weight
+                ci[i, K.K_AQM_FLAGS] = ((K.AQM_GENTLE if queue.gentle else 0)
+                                        | (K.AQM_WAIT if queue.wait else 0)
+                                        | (K.AQM_ECN if queue.ecn else 0)
+                                        | (K.AQM_HARD_DROP if queue.hard_drop else 0))
+            elif isinstance(queue, PiParams):
+                ci[i, K.K_AQM] = K.AQM_PI
+                cf[i, K.C_PI_A], cf[i, K.C_PI_B] = queue.a, queue.b
+                cf[i, K.C_PI_REF], cf[i, K.C_PI_PERIOD] = queue.reference, queue.period
+                cf[i, K.C_PI_NEXT] = 0.0   # p(0) from q(0) = q(-1) = 0, as the fluid model
+                ci[i, K.K_AQM_FLAGS] = K.AQM_ECN if queue.ecn else 0
             if isinstance(loss, Bernoulli):
                 ci[i, K.K_LOSS_KIND] = K.LOSS_BERNOULLI
                 cf[i, K.C_P] = loss.p
@@ -420,6 +456,8 @@ class _Simulation:
             ff[j, K.F_RATE] = np.nan
             fi[j, K.I_ROUND_END] = 1
             fi[j, K.I_RECOVER] = -1
+            fi[j, K.I_ECN_RECOVER] = -1
+            fi[j, K.I_ECN] = K.ECN_CAPABLE if tcp.ecn and spec.ecn_capable else 0
             spec.init_flow(ff, fi, tab, j, tcp)
         self.tab = tab
         self.hooks = np.array([hook_table(spec) for spec in specs], dtype=np.int64)
@@ -468,6 +506,7 @@ class _Simulation:
                 self._push(flow.stop, K.EV_STOP, j)
         self._push(0.0, K.EV_SAMPLE, 0)
         self._ge_init = [i for i in range(nch) if ci[i, K.K_LOSS_KIND] == K.LOSS_GE]
+        self._aqm_init = [i for i in range(nch) if ci[i, K.K_AQM] != K.AQM_DROPTAIL]
 
     # --- arrays -------------------------------------------------------------------
     def _alloc_pool(self, size, old=None):
@@ -509,6 +548,7 @@ class _Simulation:
     def drive(self, rng, progress):
         if getattr(self, "_driven", False):   # a harness continuing a run: no second start
             self._ge_init = []
+            self._aqm_init = []
         self._driven = True
         for i in self._ge_init:  # stationary start of each Gilbert-Elliott channel
             cf, ci = self.cf, self.ci
@@ -517,6 +557,8 @@ class _Simulation:
             ci[i, K.K_GE_BAD] = 1 if bad else 0
             cf[i, K.C_NEXT_SWITCH] = rng.exponential(
                 cf[i, K.C_MEAN_BAD] if bad else cf[i, K.C_MEAN_GOOD])
+        for i in self._aqm_init:  # each AQM draws from its own stream, seeded from the run's
+            self.ci[i, K.K_AQM_RNG] = int(rng.integers(0, 2**63 - 1))
         bar = None
         if progress:
             from tqdm.auto import tqdm
@@ -613,7 +655,8 @@ class _Simulation:
                 active_time=active, throughput_bps=sent * sc.data_bits * per,
                 goodput_bps=unique * 8 * sc.payload_bytes * per,
                 loss_rate=(dq + dl) / sent if sent else 0.0,
-                srtt=float(ff[j, K.F_SRTT]), rto=float(ff[j, K.F_RTO])))
+                srtt=float(ff[j, K.F_SRTT]), rto=float(ff[j, K.F_RTO]),
+                marked=int(fi[j, K.I_MARKED]), ecn_reductions=int(fi[j, K.I_ECN_CUTS])))
         queues = []
         for j, key in enumerate(sc.bottlenecks):
             c = int(self.bott[j])
@@ -621,7 +664,8 @@ class _Simulation:
             queues.append(QueueStats(
                 link=key, mean=float(wait / T), max=int(self.ci[c, K.K_MAXQ]),
                 drops=int(self.ci[c, K.K_DROPS]), losses=int(self.ci[c, K.K_LOSSES]),
-                arrivals=int(self.ci[c, K.K_ARRIVALS]), utilisation=float(busy / T)))
+                arrivals=int(self.ci[c, K.K_ARRIVALS]), utilisation=float(busy / T),
+                aqm_drops=int(self.ci[c, K.K_AQM_DROPS]), marks=int(self.ci[c, K.K_MARKS])))
         k = int(self.meta[K.M_NSAMPLES])
         samples = Traces(self.samp_t[:k].copy(), self.samp_w[:k].copy(), self.samp_r[:k].copy(),
                          self.samp_sent[:k].copy(), self.samp_dlv[:k].copy(),

@@ -2,8 +2,10 @@
 """Scenarios for the packet engine: links, flows and the papers' presets.
 
 A :class:`Scenario` is a frozen description of a network - nodes joined by
-duplex point-to-point :class:`Link` s with a drop-tail FIFO of a given
-packet capacity in each direction - and the :class:`Flow` s that cross it.
+duplex point-to-point :class:`Link` s with a FIFO of a given packet
+capacity in each direction (drop-tail, or on the data direction an active
+queue management, RED or PI: ``Link(..., queue=RedParams(...))``) - and
+the :class:`Flow` s that cross it.
 Everything the engine does is determined by these fields, so the ns-3
 comparison (:mod:`ctlcc.sim.ns3`) configures ns-3 from the same objects.
 
@@ -17,6 +19,12 @@ Conventions every field follows (SI inside, bytes only at the edges):
 * a link's ``loss`` model acts on the ``a -> b`` direction only (data
   direction); packets are lost at the far end, after using the link
   (ns-3's receive error model on the far device);
+* a link's ``queue`` (drop-tail by default, or RED / PI of
+  :mod:`ctlcc.laws.aqm`) manages the ``a -> b`` queue; the ``b -> a``
+  queue (ACKs) stays drop-tail.  The AQM decides on each arrival before
+  the FIFO takes it, from the packets *waiting* (not the one in
+  transmission); ECN marking needs both the queue's ``ecn`` and the
+  scenario's ``TcpOptions(ecn=True)``;
 * a data packet is ``payload_bytes + header_bytes`` on the wire, an ACK
   ``ack_bytes``; the defaults (1000 + 54, 54) are ns-3.44's sizes with
   timestamps and PPP framing.  The thesis' ns-2 runs put 1000 bytes on
@@ -43,6 +51,7 @@ from .._validation import (
     check_sequence,
 )
 from ..errors import ParameterError
+from ..laws.aqm import PiParams, RedParams
 from ..laws.user import _Law
 from .senders import PROTOCOLS, Cbr, SenderSpec, resolve
 
@@ -83,6 +92,10 @@ __all__ = [
 #: Default buffer of access and egress links: large, so that only the
 #: bottleneck queues drop. [packets]
 ACCESS_BUFFER = 1000
+#: The queue kinds of :class:`Link`: drop-tail (this string, the default) and the AQM
+#: parameter classes of :mod:`ctlcc.laws.aqm`.
+DROPTAIL = "droptail"
+QUEUE_KINDS = (DROPTAIL, RedParams, PiParams)
 
 # Bounds on the counts that size the engine's arrays and loops: a typo such
 # as ``hops=1e308`` is refused at once instead of hanging or exhausting
@@ -259,6 +272,24 @@ class Link:
         packet being transmitted, in 1..:data:`MAX_BUFFER`. [packets]
     loss : Bernoulli, GilbertElliott, PacketList or None
         Loss on the ``a -> b`` direction (None: lossless).
+    queue : "droptail", RedParams or PiParams
+        Management of the ``a -> b`` queue: drop-tail (default), RED
+        (:class:`ctlcc.laws.aqm.RedParams`, per arriving packet as ns-3's
+        ``RedQueueDisc``) or Hollot et al.'s PI controller
+        (:class:`ctlcc.laws.aqm.PiParams`).  RED's ``min_threshold`` and
+        PI's ``reference`` must lie below ``buffer`` (else the AQM never
+        acts: the queue overflows first).  The ``b -> a`` queue is
+        drop-tail.
+
+    Examples
+    --------
+    >>> from ctlcc.laws.aqm import RedParams
+    >>> Link("R", "D", 10e6, 0.01, 100, queue=RedParams(20, 60, 0.1)).queue.max_threshold
+    60.0
+    >>> Link("R", "D", 10e6, 0.01, 100, queue="codel")
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: queue must be 'droptail', a ctlcc.laws.aqm.RedParams or a ctlcc.laws.aqm.PiParams; got 'codel'
     """
 
     a: str
@@ -267,6 +298,7 @@ class Link:
     delay: float
     buffer: int = ACCESS_BUFFER
     loss: object = None
+    queue: object = DROPTAIL
 
     def __post_init__(self):
         check_instance("a", self.a, str)
@@ -275,8 +307,14 @@ class Link:
         object.__setattr__(self, "delay", check_positive("delay", self.delay, scalar=True))
         object.__setattr__(self, "buffer", _check_buffer(self.buffer))
         object.__setattr__(self, "loss", _as_loss(self.loss))
+        _check_queue(self.queue, self.buffer)
         if self.a == self.b:
             raise ParameterError(f"link endpoints must differ, got {self.a!r} twice")
+
+    @property
+    def aqm(self):
+        """Whether the ``a -> b`` queue runs an AQM (RED or PI)."""
+        return not isinstance(self.queue, str)
 
 
 @dataclass(frozen=True)
@@ -384,6 +422,15 @@ class TcpOptions:
         Off (default): Karn's rule, the backed-off RTO is kept until a
         segment sent once is acknowledged (RFC 6298 §5, ns-2).  Sizes on
         the wire are set by ``Scenario.header_bytes`` either way.
+    ecn : bool
+        RFC 3168 Explicit Congestion Notification: the data of every sender
+        that reacts to ECN (``SenderSpec.ecn_capable``: Reno, NewReno,
+        Tahoe, SACK) is sent ECN-capable, so an AQM queue with ``ecn`` on
+        marks it instead of dropping it; the receiver echoes a mark (ECE)
+        until the sender's CWR, and the sender halves its window once per
+        window of data without retransmitting.  Senders that ignore marks
+        (Vegas, ST-PD, Primo, the rate senders, a user's law) send non-ECT
+        data, which the AQM drops.  Off by default.
     """
 
     initial_window: int = 1
@@ -397,6 +444,7 @@ class TcpOptions:
     vegas_gamma: float = 1.0
     limited_transmit: bool = False
     timestamps: bool = False
+    ecn: bool = False
 
     def __post_init__(self):
         check_positive_int("initial_window", self.initial_window, maximum=MAX_WINDOW)
@@ -409,6 +457,7 @@ class TcpOptions:
                                                              scalar=True))
         check_bool("limited_transmit", self.limited_transmit)
         check_bool("timestamps", self.timestamps)
+        check_bool("ecn", self.ecn)
         if self.max_rto < self.min_rto:
             raise ParameterError(
                 f"max_rto must be >= min_rto = {self.min_rto!r} (RFC 6298 (2.4)-(2.5)), "
@@ -532,6 +581,53 @@ class Scenario:
             changes["protocol"] = None
         return replace(self, flows=tuple(replace(f, **changes) for f in self.flows))
 
+    def with_queue(self, queue, at=None):
+        """Copy with the queue of one link direction managed by *queue*.
+
+        Parameters
+        ----------
+        queue : "droptail", RedParams or PiParams
+            See :class:`Link`.
+        at : (str, str), optional
+            The queue ``(a, b)``: a link's data direction ``a -> b`` (an AQM
+            manages only that direction).  Default: the first of
+            ``bottlenecks``.
+
+        Returns
+        -------
+        Scenario
+
+        Examples
+        --------
+        >>> from ctlcc.laws.aqm import PiParams
+        >>> s = single_bottleneck(buffer=100).with_queue(PiParams(1e-4, 9e-5, 50.0, 160.0))
+        >>> s.links[1].queue.reference
+        50.0
+        >>> s.with_queue(PiParams(1e-4, 9e-5, 50.0, 160.0), at=("D", "R"))
+        Traceback (most recent call last):
+        ...
+        ctlcc.errors.ParameterError: at must be the data direction (a, b) of a link, whose queue an AQM manages; got ('D', 'R'), the reverse (ACK) direction of link R-D; data directions: [('R', 'D'), ('S', 'R')]
+        """
+        if at is None:
+            if not self.bottlenecks:
+                raise ParameterError("at: the scenario names no bottleneck queue; give the link "
+                                     "direction (a, b) whose queue the AQM manages")
+            at = self.bottlenecks[0]
+        at = tuple(check_sequence("at", at, min_length=2, max_length=2,
+                                  item=lambda label, node: check_instance(label, node, str)))
+        forward = sorted((link.a, link.b) for link in self.links)
+        index = [i for i, link in enumerate(self.links) if (link.a, link.b) == at]
+        if not index:
+            reverse = [link for link in self.links if (link.b, link.a) == at]
+            what = (f"the reverse (ACK) direction of link {reverse[0].a}-{reverse[0].b}"
+                    if reverse else "which no link joins")
+            raise ParameterError(f"at must be the data direction (a, b) of a link, whose queue "
+                                 f"an AQM manages; got {at!r}, {what}; data directions: "
+                                 f"{forward}")
+        links = list(self.links)
+        links[index[0]] = replace(links[index[0]], queue=queue)
+        return replace(self, links=tuple(links))
+
     def __repr__(self):
         senders = {}
         for f in self.flows:
@@ -545,7 +641,7 @@ class Scenario:
 def single_bottleneck(access_rate=10e6, access_delay=0.2e-3, bottleneck_rate=1.5e6,
                       bottleneck_delay=20e-3, buffer=14, loss=None, protocol="reno", n=1,
                       start=0.0, stop=math.inf, access_buffer=ACCESS_BUFFER, name=None,
-                      **scenario_options):
+                      queue=DROPTAIL, **scenario_options):
     """Sources S -> router R -> destination D (thesis Fig. 3.7 layout).
 
     Parameters
@@ -566,6 +662,8 @@ def single_bottleneck(access_rate=10e6, access_delay=0.2e-3, bottleneck_rate=1.5
         Start and stop times, one per flow or shared. [s]
     access_buffer : int
         Waiting room of the S -> R queue. [packets]
+    queue : "droptail", RedParams or PiParams
+        Management of R's queue towards D (see :class:`Link`).
     **scenario_options
         Passed to :class:`Scenario` (payload_bytes, header_bytes, tcp, ...).
 
@@ -581,7 +679,8 @@ def single_bottleneck(access_rate=10e6, access_delay=0.2e-3, bottleneck_rate=1.5
     """
     n = check_positive_int("n", n, maximum=MAX_FLOWS)
     links = (_link("S", "R", access_rate, access_delay, access_buffer, None, "access"),
-             _link("R", "D", bottleneck_rate, bottleneck_delay, buffer, loss, "bottleneck"))
+             _link("R", "D", bottleneck_rate, bottleneck_delay, buffer, loss, "bottleneck",
+                   queue=queue))
     starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
     flows = tuple(Flow(("S", "R", "D"), protocol, starts[i], stops[i], name=f"flow{i}")
                   for i in range(n))
@@ -591,7 +690,7 @@ def single_bottleneck(access_rate=10e6, access_delay=0.2e-3, bottleneck_rate=1.5
 def dumbbell(n, access_rate=10e6, access_delay=1e-3, bottleneck_rate=2e6,
              bottleneck_delay=4e-3, buffer=128, loss=None, protocol="reno", start=0.0,
              stop=math.inf, egress_delay=None, access_buffer=ACCESS_BUFFER, name=None,
-             **scenario_options):
+             queue=DROPTAIL, **scenario_options):
     """n sources S<i> -> router A -> router B -> destinations D<i>.
 
     Defaults are STTP's Fig. 3 (10 Mb/s 1 ms access and egress, 2 Mb/s 4 ms
@@ -619,6 +718,8 @@ def dumbbell(n, access_rate=10e6, access_delay=1e-3, bottleneck_rate=2e6,
         Delay of B-D<i> (default: access_delay). [s]
     access_buffer : int
         Waiting room of every other queue. [packets]
+    queue : "droptail", RedParams or PiParams
+        Management of A's queue towards B (see :class:`Link`).
 
     Returns
     -------
@@ -635,7 +736,8 @@ def dumbbell(n, access_rate=10e6, access_delay=1e-3, bottleneck_rate=2e6,
     egress = access if egress_delay is None else _per_flow("egress_delay", egress_delay, n)
     protocols = _per_flow("protocol", protocol, n)
     starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
-    links = [_link("A", "B", bottleneck_rate, bottleneck_delay, buffer, loss, "bottleneck")]
+    links = [_link("A", "B", bottleneck_rate, bottleneck_delay, buffer, loss, "bottleneck",
+                   queue=queue)]
     flows = []
     for i in range(n):
         links.append(_link(f"S{i}", "A", access_rate, access[i], access_buffer, None, "access"))
@@ -650,7 +752,7 @@ def dumbbell(n, access_rate=10e6, access_delay=1e-3, bottleneck_rate=2e6,
 def parking_lot(hops=3, routes=None, router_rate=2e6, router_delay=10e-3, buffer=30,
                 access_rate=10e6, access_delay=1e-3, protocol="reno", start=0.0,
                 stop=math.inf, loss=None, access_buffer=ACCESS_BUFFER, name=None,
-                **scenario_options):
+                queue=DROPTAIL, **scenario_options):
     """Routers R0 - R1 - ... - R<hops> in a chain, flows over sub-chains.
 
     Parameters
@@ -670,6 +772,9 @@ def parking_lot(hops=3, routes=None, router_rate=2e6, router_delay=10e-3, buffer
     protocol, start, stop : per flow or shared
     loss : float, loss model or None
         Loss on the last router link.
+    queue : "droptail", RedParams, PiParams or sequence
+        Management of each router's queue along the chain, per hop or
+        shared (see :class:`Link`).
 
     Returns
     -------
@@ -697,10 +802,12 @@ def parking_lot(hops=3, routes=None, router_rate=2e6, router_delay=10e-3, buffer
     rates, delays = _per_flow("router_rate", router_rate, hops), _per_flow(
         "router_delay", router_delay, hops)
     buffers = _per_flow("buffer", buffer, hops)
+    queues = _per_flow("queue", queue, hops)
     protocols = _per_flow("protocol", protocol, n)
     starts, stops = _per_flow("start", start, n), _per_flow("stop", stop, n)
     links = [_link(f"R{i}", f"R{i + 1}", rates[i], delays[i], buffers[i],
-                   loss if i == hops - 1 else None, "router", buffer_name="buffer")
+                   loss if i == hops - 1 else None, "router", buffer_name="buffer",
+                   queue=queues[i])
              for i in range(hops)]
     flows = []
     for i, (first, last) in enumerate(routes):
@@ -1273,7 +1380,8 @@ def _check_buffer(buffer):
     return check_positive_int("buffer", buffer, maximum=MAX_BUFFER)
 
 
-def _link(a, b, rate, delay, buffer, loss, prefix, buffer_name=None, delay_name=None):
+def _link(a, b, rate, delay, buffer, loss, prefix, buffer_name=None, delay_name=None,
+          queue=DROPTAIL):
     """A :class:`Link` built by a builder, its errors naming the builder's arguments.
 
     ``prefix`` "access" reports ``rate`` as ``access_rate``, ``delay`` as
@@ -1284,7 +1392,29 @@ def _link(a, b, rate, delay, buffer, loss, prefix, buffer_name=None, delay_name=
     with argument_name("rate", f"{prefix}_rate"), \
             argument_name("delay", delay_name or f"{prefix}_delay"), \
             argument_name("buffer", buffer_name):
-        return Link(a, b, rate, delay, buffer, loss)
+        return Link(a, b, rate, delay, buffer, loss, queue)
+
+
+def _check_queue(queue, buffer):
+    """Refuse an unknown queue kind, or an AQM that could never act before the buffer fills."""
+    if isinstance(queue, str) and queue == DROPTAIL:
+        return queue
+    if isinstance(queue, RedParams):
+        if queue.min_threshold >= buffer:
+            raise ParameterError(
+                f"queue: RED's min_threshold must be < the link's buffer = {buffer} packets "
+                f"(the queue overflows before RED's average reaches the threshold: the AQM "
+                f"would have no queue to manage), got min_threshold={queue.min_threshold!r}")
+        return queue
+    if isinstance(queue, PiParams):
+        if queue.reference >= buffer:
+            raise ParameterError(
+                f"queue: PI's reference must be < the link's buffer = {buffer} packets (the "
+                f"queue overflows before it reaches the reference: the AQM would have no "
+                f"queue to manage), got reference={queue.reference!r}")
+        return queue
+    raise ParameterError(f"queue must be {DROPTAIL!r}, a ctlcc.laws.aqm.RedParams or a "
+                         f"ctlcc.laws.aqm.PiParams; got {queue!r}")
 
 
 def _as_loss(loss):
@@ -1299,7 +1429,8 @@ def _as_loss(loss):
 
 def _per_flow(name, value, n):
     """*value* repeated n times, or its n elements (one per flow or hop)."""
-    if isinstance(value, (str, bytes, numbers.Number, SenderSpec, _Law)) or value is None:
+    if isinstance(value, (str, bytes, numbers.Number, SenderSpec, _Law, RedParams, PiParams)) \
+            or value is None:
         return [value] * n   # a wrong scalar is refused by the Link/Flow it builds
     try:
         values = list(value)

@@ -162,15 +162,16 @@ class SenderHarness:
         self._sim.ff[f, K.F_ROUND_START] = now
         return self._call("start", now, f)
 
-    def ack(self, seq, rtt, now, f=0, retx=0, flag=0, aux1=0.0, aux2=0.0):
+    def ack(self, seq, rtt, now, f=0, retx=0, flag=0, aux1=0.0, aux2=0.0, ecn=0):
         """An ACK reaches the sender: cumulative ``seq``, ``rtt`` = now - echoed send time.
 
         ``retx``: the echoed segment was a retransmission; ``flag``,
         ``aux1``, ``aux2``: the receiver's fields (a SACK block, Primo's FTT
-        and reception rate, a report's counts...).
+        and reception rate, a report's counts...); ``ecn``: the ACK's ECN
+        bits (``layout.ECN_ECE``: the receiver echoes a CE mark).
         """
         record = Ack(int(seq), float(rtt), int(retx), int(flag), float(aux1), float(aux2),
-                     float(now) - float(rtt))
+                     float(now) - float(rtt), int(ecn))
         return self._call("ack", now, f, ack=record)
 
     def timer(self, now, f=0):
@@ -185,12 +186,13 @@ class SenderHarness:
         """One of the sender's own steps (an ``EV_STEP`` with this ``step``)."""
         return self._call("step", now, f, x=step)
 
-    def data(self, seq, now, f=0, sent_time=None, retx=0, flag=0, aux1=0.0, aux2=0.0):
+    def data(self, seq, now, f=0, sent_time=None, retx=0, flag=0, aux1=0.0, aux2=0.0, ecn=0):
         """Data segment ``seq`` reaches the flow's receiver; returns the hook's status.
 
         The packet is made in the run's pool as if it had crossed the path
-        (``sent_time`` defaults to ``now``); what the receiver sends back is
-        in :meth:`acks`.
+        (``sent_time`` defaults to ``now``; ``ecn`` its ECN bits, e.g.
+        ``layout.ECN_ECT | layout.ECN_CE`` for a marked segment); what the
+        receiver sends back is in :meth:`acks`.
         """
         sim = self._sim
         meta, free = sim.meta, sim.free
@@ -198,6 +200,7 @@ class SenderHarness:
         p = int(free[meta[K.M_NFREE]])
         sim.pi[p, K.P_FLOW], sim.pi[p, K.P_SEQ], sim.pi[p, K.P_KIND] = f, seq, 0
         sim.pi[p, K.P_HOP], sim.pi[p, K.P_RETX], sim.pi[p, K.P_FLAG] = 0, retx, flag
+        sim.pi[p, K.P_ECN] = ecn
         sim.pf[p, K.Q_SENT_TIME] = now if sent_time is None else sent_time
         sim.pf[p, K.Q_ECHO], sim.pf[p, K.Q_AUX1], sim.pf[p, K.Q_AUX2] = 0.0, aux1, aux2
         sim.fi[f, K.I_DELIVERED] += 1
@@ -218,7 +221,7 @@ class SenderHarness:
                 continue
             self._seen.add(key)
             out.append({"seq": int(sim.pi[p, K.P_SEQ]), "retx": int(sim.pi[p, K.P_RETX]),
-                        "flag": int(sim.pi[p, K.P_FLAG]),
+                        "flag": int(sim.pi[p, K.P_FLAG]), "ecn": int(sim.pi[p, K.P_ECN]),
                         "time": float(sim.pf[p, K.Q_SENT_TIME]),
                         "echo": float(sim.pf[p, K.Q_ECHO]),
                         "aux1": float(sim.pf[p, K.Q_AUX1]), "aux2": float(sim.pf[p, K.Q_AUX2]),

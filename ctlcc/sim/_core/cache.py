@@ -28,7 +28,7 @@ __all__ = []
 _ROOT = Path(__file__).resolve().parents[2]  # the ctlcc package
 #: The engine's own files; the law modules the senders compile in are added from
 #: the registry (:func:`_sources`), so a new sender's law module is watched too.
-_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/_core.py")
+_SOURCES = ("sim/_core/*.py", "sim/senders/*.py", "laws/_core.py", "laws/aqm.py")
 _STAMP = "ctlcc_engine.stamp"
 
 

@@ -26,7 +26,7 @@ from .layout import (
     I_DELIVERED, I_DROP_L, I_FWD_LEN, I_PACE_GEN, I_PROTO, I_REV_LEN, I_RTO_GEN, I_RTO_PENDING,
     I_SENT, I_UNIQUE, K_LOSSES, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK, M_MARGIN,
     M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_OFFER, M_PENDING, M_PUSH, M_PYTHON_FLOW, M_SEND,
-    M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NEED_PYTHON, NEED_TRACE, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
+    M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NEED_PYTHON, NEED_TRACE, P_ECN, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
     Q_AUX2, Q_ECHO, SENDER_ERROR, UNDISPATCHED, UNLINKED,
 )
 from .net import (
@@ -67,7 +67,7 @@ def on_ack(now, p, ctx, wp):
     f = pi[p, P_FLOW]
     echo = pf[p, Q_ECHO]
     ack = Ack(pi[p, P_SEQ], now - echo, pi[p, P_RETX], pi[p, P_FLAG], pf[p, Q_AUX1],
-              pf[p, Q_AUX2], echo)
+              pf[p, Q_AUX2], echo, pi[p, P_ECN])
     release(p, ctx.meta, ctx.free)
     log_rtt(now, f, ack.rtt, ctx)
     address = ctx.hooks[f, H_ACK]

@@ -36,19 +36,44 @@ I_RTO_GEN, I_RTO_PENDING, I_ACTIVE, I_ROUND_END, I_ROUND_ACKED, I_ROUND_RTTS = 7
 I_PACE_GEN, I_RCV_NXT, I_RTT_SAMPLED, I_FWD_LEN, I_REV_LEN = 13, 14, 15, 16, 17
 I_SENT, I_RETX, I_DELIVERED, I_DROP_Q, I_DROP_L, I_ACK_SENT, I_ACK_DROP = 18, 19, 20, 21, 22, 23, 24
 I_TIMEOUTS, I_FAST_RETX, I_ACKS_RECEIVED, I_UNIQUE, I_PARTIAL_SEEN = 25, 26, 27, 28, 29
-NI_COMMON = 32
+# ECN (RFC 3168): I_ECN holds the flow's ECN bits (ECN_CAPABLE: the sender sends ECT data
+# and reacts to ECE; ECN_ECHOING: its receiver sets ECE on every ACK until a CWR segment
+# arrives; ECN_SEND_CWR: the next new segment carries CWR); I_ECN_RECOVER the highest
+# segment sent when the sender last reduced for ECE (-1: none; no second reduction and
+# no growth until an ACK passes it); I_MARKED the CE-marked segments the receiver got,
+# I_ECN_CUTS the sender's reductions for ECE
+I_ECN, I_ECN_RECOVER, I_MARKED, I_ECN_CUTS = 30, 31, 32, 33
+NI_COMMON = 36
 # --- per-channel float columns (cf) ---
 C_RATE, C_DELAY, C_LAST_END, C_P, C_MEAN_GOOD, C_MEAN_BAD = 0, 1, 2, 3, 4, 5
 C_LOSS_GOOD, C_LOSS_BAD, C_NEXT_SWITCH, C_WAIT_SUM, C_BUSY_SUM = 6, 7, 8, 9, 10
-NCF = 12
+# AQM of the channel (K_AQM, ctlcc.laws.aqm): RED's thresholds, max_p, weight, average and
+# the time its waiting queue last emptied; PI's a, b, q_ref, period, p, last sampled queue
+# and next sampling instant; the link's packet rate C / data bits (RED's idle correction)
+C_RED_MIN, C_RED_MAX, C_RED_PMAX, C_RED_WEIGHT, C_RED_AVG, C_RED_IDLE = 12, 13, 14, 15, 16, 17
+C_PI_A, C_PI_B, C_PI_REF, C_PI_PERIOD, C_PI_P, C_PI_QPREV, C_PI_NEXT = 12, 13, 14, 15, 16, 17, 18
+C_PKT_RATE = 19
+NCF = 20
 # --- per-channel int columns (ci) ---
 K_CAP, K_RING_OFF, K_RING_HEAD, K_RING_COUNT, K_LOSS_KIND, K_GE_BAD = 0, 1, 2, 3, 4, 5
 K_ARRIVALS, K_DROPS, K_LOSSES, K_MAXQ, K_LIST_OFF, K_LIST_LEN, K_LIST_POS, K_SEEN = (
     6, 7, 8, 9, 10, 11, 12, 13)
-NCI = 16
+# AQM: its kind, option bits, RED's count and "old" flag, the state of the channel's own
+# uniform stream (SplitMix64), and its counters (drops it decided, ECN marks)
+K_AQM, K_AQM_FLAGS, K_RED_COUNT, K_RED_OLD, K_AQM_RNG, K_AQM_DROPS, K_MARKS = (
+    16, 17, 18, 19, 20, 21, 22)
+NCI = 24
+# AQM kinds (K_AQM) and option bits (K_AQM_FLAGS)
+AQM_DROPTAIL, AQM_RED, AQM_PI = 0, 1, 2
+AQM_GENTLE, AQM_WAIT, AQM_ECN, AQM_HARD_DROP = 1, 2, 4, 8
 # --- packet columns ---
-P_FLOW, P_SEQ, P_KIND, P_HOP, P_RETX, P_FLAG = 0, 1, 2, 3, 4, 5
-NPI = 6
+P_FLOW, P_SEQ, P_KIND, P_HOP, P_RETX, P_FLAG, P_ECN = 0, 1, 2, 3, 4, 5, 6
+NPI = 7
+# ECN bits of a packet (P_ECN, RFC 3168): ECT (data of an ECN-capable flow), CE (set by
+# an AQM instead of a drop), CWR (data: the sender has reduced), ECE (ACK: echo of a CE)
+# and of a flow (I_ECN)
+ECN_ECT, ECN_CE, ECN_CWR, ECN_ECE = 1, 2, 4, 8
+ECN_CAPABLE, ECN_ECHOING, ECN_SEND_CWR = 1, 2, 4
 Q_SENT_TIME, Q_ECHO, Q_AUX1, Q_AUX2 = 0, 1, 2, 3
 NPF = 4
 # --- global meta (int) ---

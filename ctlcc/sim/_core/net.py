@@ -1,7 +1,8 @@
 # ctlcc.sim._core.net - heap, channels, packet pool and shared transport (private)
 """Pieces of the numba core that know no sender.
 
-Timing model of a directed channel (FIFO, drop-tail): a packet arriving at
+Timing model of a directed channel (FIFO; drop-tail, or an AQM that first
+decides on each arrival, :mod:`.aqm`): a packet arriving at
 ``t`` starts its transmission at ``max(t, end of the previous packet)``
 and reaches the far node ``size/rate + delay`` later.  The ring of
 ``(start, end)`` of the packets still in the channel gives the occupancy
@@ -22,18 +23,20 @@ import numpy as np
 from numba import types
 
 from .layout import (
-    C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
+    AQM_DROPTAIL, C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
     C_NEXT_SWITCH, C_P, C_RATE, C_WAIT_SUM, EV_ARRIVE, EV_PACE, EV_RTO, F_CWND, F_LAST_RTT,
     F_MIN_RTT, F_RATE, F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT,
-    G_ACK_BITS, G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP,
-    I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DROP_Q, I_RCV_NXT, I_RETX,
+    ECN_CAPABLE, ECN_CE, ECN_CWR, ECN_ECE, ECN_ECHOING, ECN_ECT, ECN_SEND_CWR, G_ACK_BITS,
+    G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP,
+    I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DROP_Q, I_ECN, I_RCV_NXT, I_RETX,
     I_ROUND_RTTS, I_PACE_GEN, I_RTO_GEN, I_RTO_PENDING, I_RTT_SAMPLED, I_SENT, I_SND_MAX,
-    I_SND_NXT, I_SND_UNA, I_UNIQUE, K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN,
+    I_SND_NXT, I_SND_UNA, I_UNIQUE, K_AQM, K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN,
     K_LIST_OFF, K_LIST_POS, K_LOSS_KIND, K_MAXQ, K_RING_COUNT, K_RING_HEAD, K_RING_OFF, K_SEEN,
     LOSS_BERNOULLI, LOSS_GE, LOSS_NONE, M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_OFFER,
-    M_PUSH, M_SEND, M_TRACE, M_WORLD, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
+    M_PUSH, M_SEND, M_TRACE, M_WORLD, P_ECN, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
     Q_AUX2, Q_ECHO, Q_SENT_TIME,
 )
+from .aqm import DROPPED, MARKED, admit
 from .world import (  # noqa: F401  (Ack, Ctx, borrow, sample_ctx: re-exported)
     Ack, Ctx, borrow, caller, load_world, sample_ctx,
 )
@@ -162,7 +165,8 @@ def log_drop(now, f, c, how, pkind, meta, drop_buf):
         drop_buf[k, 0] = now
         drop_buf[k, 1] = f
         drop_buf[k, 2] = c
-        drop_buf[k, 3] = how * 2 + pkind  # 0 queue/data, 1 queue/ack, 2 loss/data
+        # 0 queue/data, 1 queue/ack, 2 loss/data, 4 AQM/data, 5 AQM/ack, 6 ECN mark/data
+        drop_buf[k, 3] = how * 2 + pkind
         meta[M_NDROP] = k + 1
 
 
@@ -202,6 +206,21 @@ def offer(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, free, cf, ci, ring_s, ring
     than the whole ``ctx`` (fewer arguments to pass), without reference
     counting (it creates no array; the caller owns them all).
     """
+    if ci[c, K_AQM] != AQM_DROPTAIL:
+        verdict = admit(now, p, c, pi, cf, ci, ring_s, ring_e, fi)
+        if verdict == DROPPED:
+            ci[c, K_ARRIVALS] += 1
+            ci[c, K_DROPS] += 1
+            f = pi[p, P_FLOW]
+            if pi[p, P_KIND] == 0:
+                fi[f, I_DROP_Q] += 1
+            else:
+                fi[f, I_ACK_DROP] += 1
+            log_drop(now, f, c, 2, pi[p, P_KIND], meta, drop_buf)
+            release(p, meta, free)
+            return
+        if verdict == MARKED:
+            log_drop(now, pi[p, P_FLOW], c, 3, 0, meta, drop_buf)
     off = ci[c, K_RING_OFF]
     size = ci[c, K_CAP] + 1
     head = ci[c, K_RING_HEAD]
@@ -298,6 +317,13 @@ def send_service(now, f, seq, retx, flag, world):
     pi[p, P_HOP] = 0
     pi[p, P_RETX] = retx
     pi[p, P_FLAG] = flag
+    pi[p, P_ECN] = 0
+    ecn = fi[f, I_ECN]
+    if ecn & ECN_CAPABLE and retx == 0:   # RFC 3168 §6.1.5: no ECT on retransmissions
+        pi[p, P_ECN] = ECN_ECT
+        if ecn & ECN_SEND_CWR:             # §6.1.2: CWR on the first new segment after a cut
+            pi[p, P_ECN] = ECN_ECT | ECN_CWR
+            fi[f, I_ECN] = ecn & ~ECN_SEND_CWR
     pf[p, Q_SENT_TIME] = now
     pf[p, Q_ECHO] = 0.0
     fi[f, I_SENT] += 1
@@ -421,8 +447,21 @@ def cumulative_ack_receiver(now, p, f, seq, ctx):
 
 @_inline
 def turn_into_ack(now, p, f, ctx):
-    """Turn data packet p into its ACK (same pool slot); returns its send time."""
+    """Turn data packet p into its ACK (same pool slot); returns its send time.
+
+    ECN (RFC 3168 §6.1.3): a CE mark starts the receiver's echo, a CWR segment
+    ends it, and while it lasts every ACK carries ECE.
+    """
     pi, pf, fi = ctx.pi, ctx.pf, ctx.fi
+    ecn = pi[p, P_ECN]
+    state = fi[f, I_ECN]
+    if (ecn | state) != 0:
+        if ecn & ECN_CWR:
+            state &= ~ECN_ECHOING
+        if ecn & ECN_CE:
+            state |= ECN_ECHOING
+        fi[f, I_ECN] = state
+        pi[p, P_ECN] = ECN_ECE if state & ECN_ECHOING else 0
     sent_time = pf[p, Q_SENT_TIME]
     pi[p, P_KIND] = 1
     pi[p, P_HOP] = 0
@@ -453,6 +492,7 @@ def send_next_aux(now, f, aux1, ctx):
     pi[p, P_HOP] = 0
     pi[p, P_RETX] = 0
     pi[p, P_FLAG] = 0
+    pi[p, P_ECN] = 0
     pf[p, Q_SENT_TIME] = now
     pf[p, Q_ECHO] = 0.0
     pf[p, Q_AUX1] = aux1

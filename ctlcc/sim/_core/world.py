@@ -41,8 +41,11 @@ Ctx = namedtuple("Ctx", [
 #: echoed sequence number), ``rtt`` now minus the echoed send time [s],
 #: ``retx`` whether the echoed segment was a retransmission, ``flag`` the
 #: packet's flag, ``aux1``/``aux2`` the receiver's two fields (SACK block,
-#: FTT and reception rate, report counts...), ``echo`` the echoed send time [s].
-Ack = namedtuple("Ack", ["seq", "rtt", "retx", "flag", "aux1", "aux2", "echo"])
+#: FTT and reception rate, report counts...), ``echo`` the echoed send time [s],
+#: ``ecn`` the ACK's ECN bits (``ECN_ECE`` when the receiver echoes a CE mark, RFC 3168;
+#: 0 by default).
+Ack = namedtuple("Ack", ["seq", "rtt", "retx", "flag", "aux1", "aux2", "echo", "ecn"],
+                 defaults=(0,))
 
 
 def sample_ctx():
@@ -110,7 +113,7 @@ def borrow(typingctx, x):
 CTX_TYPE = numba.typeof(sample_ctx())
 RNG_TYPE = numba.typeof(np.random.default_rng(0))
 WORLD_TYPE = types.Tuple((CTX_TYPE, RNG_TYPE))
-ACK_TYPE = numba.typeof(Ack(0, 0.0, 0, 0, 0.0, 0.0, 0.0))
+ACK_TYPE = numba.typeof(Ack(0, 0.0, 0, 0, 0.0, 0.0, 0.0, 0))
 
 
 # --- the world, by address ---------------------------------------------------------------

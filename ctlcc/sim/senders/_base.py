@@ -40,6 +40,12 @@ class SenderSpec:
     * ``float_columns``, ``int_columns``: how many private state columns
       the sender uses in ``ff``/``fi`` from ``NF_COMMON``/``NI_COMMON`` on
       (the engine allocates the largest any flow of a run declares);
+    * ``ecn_capable``: whether the sender reacts to ECN echoes (RFC 3168);
+      with ``TcpOptions(ecn=True)`` its data is sent ECT, an AQM marks it
+      instead of dropping it, and its ``on_ack`` must act on ``ack.ecn``
+      (the window senders: :func:`ctlcc.sim.senders.window.ecn_echo`).  A
+      sender that ignores marks must leave it False: its packets are then
+      dropped, not marked, as RFC 3168 §5 requires for non-ECT packets;
     * ``hooks_module``: the dotted name of the module whose ``on_*``
       functions are the sender's hooks, when not the spec's own module;
     * ``code``: set by the registry (the spec's index in it), stored in the
@@ -54,6 +60,7 @@ class SenderSpec:
     name = None
     code = -1
     window_based = True
+    ecn_capable = False
     float_columns = 0
     int_columns = 0
     hooks_module = None

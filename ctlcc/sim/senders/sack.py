@@ -146,6 +146,7 @@ class Sack(SenderSpec):
     """
 
     name = "sack"
+    ecn_capable = True
     float_columns = 3
     int_columns = 8
     dupthresh: int = None
@@ -397,7 +398,7 @@ def on_ack(now, f, record, ctx, rng):
                                           int(ff[f, F_SK_DUPTHRESH])), ctx)
             timer(now, f, cumulative, ctx)
             return
-    elif cumulative:
+    elif cumulative and not W.ecn_echo(now, f, ack, record.ecn, ctx):   # RFC 3168 §6.1.2
         ff[f, F_CWND] = increase(ff[f, F_CWND], ff[f, F_SSTHRESH])
     if newly > 0 and una < fi[f, I_SND_MAX] and una > fi[f, I_RECOVER] \
             and fi[f, I_IN_RECOVERY] == 0:

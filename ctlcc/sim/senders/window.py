@@ -11,6 +11,16 @@ optional limited transmit (RFC 3042), RTO per RFC 6298 with Karn's rule and
 exponential backoff, go-back-N after a timeout.  The window rules are the
 laws of :mod:`ctlcc.laws.tcp`, compiled in.
 
+ECN (RFC 3168 §6.1.2), when the scenario's ``TcpOptions.ecn`` is on: the
+data is ECN-capable (ECT) and an ACK that advances ``snd_una`` outside loss
+recovery and carries ECE halves the window as a loss would - ssthresh =
+max(FlightSize/2, 2), cwnd = ssthresh - without retransmitting, once per
+window of data: until an ACK passes the highest segment sent at the cut,
+further ECEs are ignored and the window does not grow (ns-3's and Linux's
+``CWR`` state); the next new segment carries CWR (:func:`ecn_echo`).  A
+loss inside that window is repaired and cuts as usual (as in ns-3.44;
+RFC 3168 asks not to reduce ssthresh twice in one round trip).
+
 This module also holds the ACK-clocked machinery the other window senders
 (:mod:`ctlcc.sim.senders.vegas`, :mod:`ctlcc.sim.senders.stpd`) reuse:
 :func:`new_ack` (estimator, recovery exit, partial ACKs), :func:`dup_ack`
@@ -25,6 +35,7 @@ import numpy as np
 
 from ...laws import tcp as law
 from .._core.layout import (
+    ECN_CAPABLE, ECN_ECE, ECN_SEND_CWR, I_ECN, I_ECN_CUTS, I_ECN_RECOVER,
     F_CWND, F_ROUND_MIN_RTT, F_ROUND_START, F_RTO, F_RTO_DEADLINE, F_SSTHRESH, G_DUPTHRESH,
     G_LIMITED, G_TIMESTAMPS, G_MAX_RTO, G_MAX_WINDOW, I_ACTIVE, I_DUPACKS, I_FAST_RETX, I_IN_RECOVERY,
     I_PARTIAL_SEEN, I_RECOVER, I_ROUND_ACKED, I_ROUND_END, I_ROUND_RTTS, I_SND_MAX, I_SND_NXT,
@@ -58,6 +69,7 @@ class Reno(SenderSpec):
 
     name = "reno"
     int_columns = 1
+    ecn_capable = True
     recovery = REC_RENO
 
     def init_flow(self, ff, fi, tab, j, tcp):
@@ -126,6 +138,31 @@ def new_ack(now, f, ack, sample, echo_retx, recovery, cut, ctx):
         return ACK_PARTIAL
     fi[f, I_DUPACKS] = 0
     return ACK_OPEN
+
+
+@_inline
+def ecn_echo(now, f, ack, ecn, ctx):
+    """RFC 3168 §6.1.2 on an ACK that advanced ``snd_una`` to *ack* outside recovery.
+
+    With ECE (*ecn*) and no reduction pending: ssthresh = max(FlightSize/2, 2)
+    (FlightSize after the ACK, as ns-3's ``EnterCwr``), cwnd = ssthresh, no
+    retransmission, CWR on the next new segment; the reduction holds until
+    an ACK passes ``snd_max`` of the moment (``I_ECN_RECOVER``).  Returns
+    True while it holds: the caller does not grow the window.
+    """
+    ff, fi = ctx.ff, ctx.fi
+    point = fi[f, I_ECN_RECOVER]
+    if point >= 0 and ack > point:
+        fi[f, I_ECN_RECOVER] = -1   # the window of the reduction is acknowledged
+        point = -1
+    if point < 0 and ecn & ECN_ECE and fi[f, I_ECN] & ECN_CAPABLE:
+        ff[f, F_SSTHRESH] = loss_ssthresh(fi[f, I_SND_MAX] - ack)
+        ff[f, F_CWND] = ff[f, F_SSTHRESH]
+        fi[f, I_ECN_RECOVER] = fi[f, I_SND_MAX]
+        fi[f, I_ECN] |= ECN_SEND_CWR
+        fi[f, I_ECN_CUTS] += 1
+        return True
+    return point >= 0
 
 
 @_inline
@@ -252,6 +289,7 @@ def timeout_window(now, f, cut, ctx):
     ff[f, F_RTO] = rto if rto < g[G_MAX_RTO] else g[G_MAX_RTO]
     fi[f, I_ROUND_END] = fi[f, I_SND_MAX]
     ff[f, F_RTO_DEADLINE] = np.inf
+    fi[f, I_ECN_RECOVER] = -1   # window 1 and slow start: no ECN reduction pending
     return True
 
 
@@ -277,7 +315,7 @@ def on_ack(now, f, ack, ctx, rng):
     una = fi[f, I_SND_UNA]
     if seq > una:
         state = new_ack(now, f, seq, ack.rtt, ack.retx, recovery, True, ctx)
-        if state == ACK_OPEN:
+        if state == ACK_OPEN and not ecn_echo(now, f, seq, ack.ecn, ctx):
             ff[f, F_CWND] = increase(ff[f, F_CWND], ff[f, F_SSTHRESH])
         ack_tail(now, f, state, ctx)
         if seq >= fi[f, I_ROUND_END]:

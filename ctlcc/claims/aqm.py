@@ -1,0 +1,178 @@
+# ctlcc.claims.aqm - AQM on packets vs the fluid model and the linear analysis, as units
+"""Units of the AQM consistency checks (records in ``data/ledger_aqm.csv``).
+
+ctlcc's packet engine behind RED and PI on Hollot et al.'s example network
+(:func:`ctlcc.experiments.aqm.hollot_checks`) against ctlcc's fluid model
+with the same law functions and ctlcc's linear analysis
+(:mod:`ctlcc.analysis.aqm`).  All records are of kind ``consistency``:
+ctlcc checked against itself, not a paper's number.
+
+References
+----------
+Hollot et al. (2001), §IV; Hollot et al. (2002), §V.
+"""
+
+import numpy as np
+
+from .registry import Measurement, provider, unit
+
+__all__ = ["aqm_results"]
+
+_SECTION = "aqm"
+_EV = "ctlcc.experiments.aqm.hollot_checks"
+
+
+@provider(_SECTION)
+def aqm_results():
+    """:func:`ctlcc.experiments.aqm.hollot_checks` (3 seeds x 100 s per setting)."""
+    from ..experiments import aqm
+
+    return {"checks": aqm.default_checks()}
+
+
+def _mean(values):
+    values = tuple(float(v) for v in values)
+    return Measurement(value=float(np.mean(values)), samples=values)
+
+
+def _with(m, c, **fields):
+    return Measurement(value=m.value, samples=m.samples, seeds=c.seeds, **fields)
+
+
+@unit("hollot_pi-aqm-packets-queue-at-reference", "hollot_pi-aqm-packets-vs-fluid-queue",
+      "hollot_pi-aqm-hot-period", "hollot_pi-aqm-hot-vs-design-amplitude", section=_SECTION, needs="checks",
+      evidence=_EV)
+def pi_checks(checks):
+    pi, hot = checks["pi"], checks["pi_hot"]
+    queue = _mean(pi.mean_queue)
+    period = _mean(hot.periods)
+    ratio = float(np.mean(hot.spreads) / np.mean(pi.spreads))
+    return {
+        "hollot_pi-aqm-packets-queue-at-reference": _with(
+            queue, pi, reason=f"packet mean queue per seed {_list(pi.mean_queue)} packets "
+                              f"(q_ref {pi.params.reference:g}); utilisation "
+                              f"{np.mean(pi.utilisation):.3f}"),
+        "hollot_pi-aqm-packets-vs-fluid-queue": _with(
+            queue, pi, target=pi.fluid_mean,
+            reason=f"fluid model's mean queue {pi.fluid_mean:.1f} packets over the same window"),
+        "hollot_pi-aqm-hot-period": _with(
+            period, hot, target=hot.loop.oscillation_period,
+            reason=f"linear analysis: {hot.loop.prediction}, gain margin "
+                   f"{hot.loop.gain_margin:.2f}, w_180 = {hot.loop.phase_crossover:.2f} rad/s; "
+                   f"packet periodogram peaks per seed {_list(hot.periods)} s (mean queue "
+                   f"{np.mean(hot.mean_queue):.0f} packets, far below q_ref: p is clipped at 0 "
+                   f"while the queue is empty); the fluid model's period "
+                   f"{_period(hot):.2f} s"),
+        "hollot_pi-aqm-hot-vs-design-amplitude": Measurement(
+            value=ratio, seeds=hot.seeds,
+            reason=f"spread of 1-s means: hot {_list(hot.spreads)}, designed "
+                   f"{_list(pi.spreads)} packets; the fluid model's spreads "
+                   f"{_spread(hot):.1f} and {_spread(pi):.1f}. The measure, declared before "
+                   f"looking, averages over 1-s bins and so hides an oscillation of 1-2 s "
+                   f"(the fluid model's hot limit cycle has {_period(hot):.2f} s); on packets "
+                   f"the hot PI's queue swings between empty and about 150 packets and its "
+                   f"mean falls to {np.mean(hot.mean_queue):.0f} (see the figure)"),
+    }
+
+
+@unit("hollot-aqm-red-stable-packets-queue", "hollot-aqm-red-stable-packets-vs-fluid-queue",
+      "hollot-aqm-red-stable-packets-queue-count-spacing", "hollot-aqm-red-unstable-period",
+      "hollot-aqm-red-unstable-vs-stable-amplitude",
+      "hollot-aqm-red-halved-packets-queue-count-spacing",
+      "hollot-aqm-red-unstable-vs-halved-raw-spread", section=_SECTION, needs="checks",
+      evidence=_EV)
+def red_checks(checks):
+    from dataclasses import replace
+
+    from ..analysis.aqm import red_operating_point
+    from ..experiments.aqm import CAPACITY, N_FLOWS, PROPAGATION
+
+    stable, unstable, halved = checks["red_stable"], checks["red_unstable"], checks["red_halved"]
+    halved_queue = _mean(halved.mean_queue)
+    halved_doubled = replace(halved.params, max_probability=2 * halved.params.max_probability)
+    q_halved = red_operating_point(N_FLOWS, CAPACITY, PROPAGATION, halved_doubled)
+    q_halved_own = red_operating_point(N_FLOWS, CAPACITY, PROPAGATION, halved.params)
+    raw_ratio = float(np.mean(unstable.raw_spreads) / np.mean(halved.raw_spreads))
+    queue = _mean(stable.mean_queue)
+    doubled = replace(stable.params, max_probability=2 * stable.params.max_probability)
+    q_doubled = red_operating_point(N_FLOWS, CAPACITY, PROPAGATION, doubled)
+    period = _mean(unstable.periods)
+    ratio = float(np.mean(unstable.spreads) / np.mean(stable.spreads))
+    drops = f"drops per arrival {np.mean(stable.drop_rate):.4f}"
+    return {
+        "hollot-aqm-red-stable-packets-queue": _with(
+            queue, stable, target=stable.operating_queue,
+            reason=f"packet mean queue per seed {_list(stable.mean_queue)}; RED's curve meets "
+                   f"p0(q) at {stable.operating_queue:.1f} packets with p_b as the drop "
+                   f"probability; {drops}"),
+        "hollot-aqm-red-stable-packets-vs-fluid-queue": _with(
+            queue, stable, target=stable.fluid_mean,
+            reason=f"fluid model's mean queue {stable.fluid_mean:.1f} packets (the fluid RED "
+                   f"drops with p_b itself)"),
+        "hollot-aqm-red-stable-packets-queue-count-spacing": _with(
+            queue, stable, target=q_doubled,
+            reason=f"operating point with max_p = {doubled.max_probability:g}: "
+                   f"{q_doubled:.1f} packets; {drops}"),
+        "hollot-aqm-red-unstable-period": _with(
+            period, unstable, target=unstable.loop.oscillation_period,
+            reason=f"linear analysis: {unstable.loop.prediction}, gain margin "
+                   f"{unstable.loop.gain_margin:.2f}; packet periodogram peaks per seed "
+                   f"{_list(unstable.periods)} s; the fluid model's period "
+                   f"{_period(unstable):.2f} s"),
+        "hollot-aqm-red-unstable-vs-stable-amplitude": Measurement(
+            value=ratio, seeds=unstable.seeds,
+            reason=f"spread of 1-s means: unstable {_list(unstable.spreads)}, stable "
+                   f"{_list(stable.spreads)} packets; the fluid model's spreads "
+                   f"{_spread(unstable):.1f} and {_spread(stable):.1f}. On packets the "
+                   f"'stable' RED oscillates too (period {np.mean(stable.periods):.1f} s): "
+                   f"F&J's count spacing drops about 2 p_b per packet, and with max_p read as "
+                   f"{doubled.max_probability:g} the linear analysis calls it "
+                   f"{_red_loop(doubled).prediction} (gain margin "
+                   f"{_red_loop(doubled).gain_margin:.2f})"),
+        "hollot-aqm-red-halved-packets-queue-count-spacing": _with(
+            halved_queue, halved, target=q_halved,
+            reason=f"packet mean queue per seed {_list(halved.mean_queue)}; operating point "
+                   f"with max_p = {halved_doubled.max_probability:g}: {q_halved:.1f} packets, "
+                   f"with its own max_p = {halved.params.max_probability:g}: "
+                   f"{q_halved_own:.1f}; the fluid model (p_b itself) "
+                   f"{halved.fluid_mean:.1f}; drops per arrival "
+                   f"{np.mean(halved.drop_rate):.4f}"),
+        "hollot-aqm-red-unstable-vs-halved-raw-spread": Measurement(
+            value=raw_ratio, seeds=unstable.seeds,
+            reason=f"standard deviation of the 20-ms samples: unstable "
+                   f"{_list(unstable.raw_spreads)}, RED (50, 550, 0.05) "
+                   f"{_list(halved.raw_spreads)} packets (RED (50, 550, 0.1): "
+                   f"{_list(stable.raw_spreads)}); the effective loop of RED (50, 550, 0.05) is "
+                   f"{_red_loop(halved_doubled).prediction} (gain margin "
+                   f"{_red_loop(halved_doubled).gain_margin:.2f})"),
+    }
+
+
+def _red_loop(params):
+    from ..analysis.aqm import red_loop
+    from ..experiments.aqm import CAPACITY, N_FLOWS, PROPAGATION
+
+    return red_loop(N_FLOWS, CAPACITY, PROPAGATION, params)
+
+
+def _list(values):
+    return ", ".join(f"{v:.3g}" for v in values)
+
+
+def _late(c):
+    from ..experiments.aqm import WINDOW
+
+    keep = c.fluid_time >= WINDOW
+    return c.fluid_time[keep], c.fluid_queue[keep]
+
+
+def _period(c):
+    from ..experiments.aqm import dominant_period
+
+    return dominant_period(*_late(c), high=40.0 if c.name.startswith("red") else 20.0)
+
+
+def _spread(c):
+    from ..experiments.aqm import spread
+
+    return spread(*_late(c))
