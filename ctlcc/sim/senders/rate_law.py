@@ -260,7 +260,7 @@ def rearm_outstanding(now, f, ctx):
     arm(deadline if deadline > now else now, f, ctx)
 
 
-@_jit
+@_inline
 def burst(now, f, ctx):
     """Start-up: four back-to-back packets (§III-B)."""
     if ctx.fi[f, I_ACTIVE] == 0:
@@ -309,7 +309,7 @@ def on_data(now, f, p, ctx, rng):
     emit_ack(now, p, f, ctx)
 
 
-@_jit
+@_inline
 def on_ack(now, f, ack, ctx, rng):
     """Source on an ACK: FTT_ref, ΔFTT history, RTT_ref, TO (§III-B)."""
     ff, fi = ctx.ff, ctx.fi
@@ -345,7 +345,7 @@ def on_ack(now, f, ack, ctx, rng):
         arm(now + ff[f, F_TO], f, ctx)
 
 
-@_jit
+@_inline
 def on_pace(now, f, ctx, rng):
     """The law before each packet (or once per RTT_ref); the packet leaves at a step."""
     ff, fi, tab = ctx.ff, ctx.fi, ctx.tab
@@ -381,7 +381,7 @@ def on_pace(now, f, ctx, rng):
     return HOOK_OK
 
 
-@_jit
+@_inline
 def paced_send(now, f, ctx):
     """Send one paced packet at the current rate."""
     ff, fi = ctx.ff, ctx.fi
@@ -398,7 +398,7 @@ def paced_send(now, f, ctx):
         arm(now + ff[f, F_TO], f, ctx)
 
 
-@_jit
+@_inline
 def on_step(now, f, step, ctx, rng):
     if step == STEP_SEND:
         paced_send(now, f, ctx)
@@ -406,7 +406,7 @@ def on_step(now, f, step, ctx, rng):
         arm(now + ctx.ff[f, F_TO], f, ctx)
 
 
-@_jit
+@_inline
 def on_timer(now, f, ctx, rng):
     """Time-out: restart the start-up, or halve the rate and double TO (§III-B, D)."""
     ff, fi = ctx.ff, ctx.fi

@@ -1,0 +1,124 @@
+# benchmarks/bench_scaling.py - cost per delivered packet and memory from 10 to 1000 flows
+"""CPU per delivered packet and peak memory of the packet engine against the flow count.
+
+Target (issue 22 §4): the cost per delivered packet roughly flat from 10 to
+1000 flows (the largest within 2x of the smallest), memory linear in flows
+and in-flight packets.
+
+Scenario: an n-flow dumbbell whose bottleneck grows with n, so every flow
+keeps the same share (1 Mb/s per flow, 10 Mb/s 1 ms access, 4 ms
+bottleneck, a bottleneck buffer of 13 packets per flow - 128 for 10 flows
+as in STTP's Fig. 3), flows starting at uniform random times in [0, 1) s.
+The simulated time is chosen so that each point delivers about the same
+number of packets (``--packets``, at least ``--min-duration`` seconds).
+
+Each flow count runs in a fresh process (so that its peak resident memory
+is its own), after a 1-s run of a 2-flow dumbbell that loads the compiled
+engine.  Printed per flow count:
+
+* CPU s per delivered packet of the whole ``ctlcc.sim.run`` call (set-up,
+  event loop, result building; ``resource.getrusage``) and of the event
+  loop alone (``SimResult.wall_time``, wall clock);
+* events per delivered packet (the work the protocol asks for);
+* memory: the growth of the peak RSS during the run, and tracemalloc's
+  peak of the Python/numpy allocations made by the run (the engine's
+  arrays are numpy arrays allocated before the loop; the loop allocates
+  none), each also per flow.
+
+Ratios against the 10-flow point are the figure of merit (2 shared cores).
+
+Usage::
+
+    nice -n 10 python benchmarks/bench_scaling.py [--flows 10,30,100,300,1000]
+        [--protocol reno] [--packets 300000]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_POINT = r"""
+import json, resource, sys, tracemalloc
+import numpy as np
+from ctlcc.sim import run, scenarios
+
+n, protocol, duration = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+
+
+def rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kB
+
+
+def cpu():
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
+run(scenarios.dumbbell(2, protocol=protocol), 1.0, progress=False)   # load the engine
+start = np.random.default_rng(0).uniform(0.0, 1.0, n)
+sc = scenarios.dumbbell(n, bottleneck_rate=1e6 * n, buffer=13 * n, protocol=protocol,
+                        start=[float(x) for x in start])
+rss0 = rss()
+tracemalloc.start()
+c0 = cpu()
+r = run(sc, duration, progress=False)
+c1 = cpu()
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+# a second, untraced run for the CPU figure (tracemalloc slows Python's allocations)
+c2 = cpu()
+r = run(sc, duration, progress=False)
+c3 = cpu()
+print(json.dumps({"n": n, "duration": duration, "delivered": int(r.delivered_packets),
+                  "events": int(r.events), "loop_wall": r.wall_time, "cpu": c3 - c2,
+                  "cpu_traced": c1 - c0, "rss_growth": rss() - rss0, "traced_peak": peak,
+                  "rss0": rss0}))
+"""
+
+
+def point(n, protocol, duration):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", _POINT, str(n), protocol, str(duration)],
+                         cwd=ROOT, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{n} flows: {out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--flows", default="10,30,100,300,1000")
+    ap.add_argument("--protocol", default="reno")
+    ap.add_argument("--packets", type=float, default=3e5,
+                    help="about how many packets each point delivers")
+    ap.add_argument("--min-duration", type=float, default=10.0, help="[s] simulated")
+    args = ap.parse_args(argv)
+    flows = [int(x) for x in args.flows.split(",")]
+    print(f"{args.protocol}: n-flow dumbbell, 1 Mb/s and 13 packets of buffer per flow, "
+          f"about {args.packets:,.0f} delivered packets per point")
+    print(f"{'flows':>6}{'sim s':>7}{'delivered':>11}{'ev/pkt':>8}{'CPU us/pkt':>12}"
+          f"{'x 10fl':>8}{'loop us/pkt':>12}{'x 10fl':>8}{'RSS +MB':>9}{'kB/flow':>9}"
+          f"{'traced MB':>10}{'kB/flow':>9}", flush=True)
+    first = None
+    for n in flows:
+        # 125 packets/s per flow at 1 Mb/s of 1000-byte packets
+        duration = max(args.min_duration, args.packets / (125.0 * n))
+        p = point(n, args.protocol, duration)
+        cpu = p["cpu"] / p["delivered"] * 1e6
+        loop = p["loop_wall"] / p["delivered"] * 1e6
+        if first is None:
+            first = (cpu, loop)
+        print(f"{n:>6}{duration:>7.0f}{p['delivered']:>11}{p['events'] / p['delivered']:>8.2f}"
+              f"{cpu:>12.3f}{cpu / first[0]:>8.2f}{loop:>12.3f}{loop / first[1]:>8.2f}"
+              f"{p['rss_growth'] / 2**20:>9.1f}{p['rss_growth'] / n / 1024:>9.1f}"
+              f"{p['traced_peak'] / 2**20:>10.1f}{p['traced_peak'] / n / 1024:>9.1f}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
