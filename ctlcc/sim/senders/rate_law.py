@@ -188,15 +188,26 @@ class RateLawSender(SenderSpec):
 
 @_inline
 def lookup(times, values, head, count, target, default):
-    """Newest history value recorded at or before *target* (oldest if none)."""
+    """Newest history value recorded at or before *target* (oldest if none).
+
+    The ring's times never decrease from its oldest entry to its newest (each
+    is the ``now`` of an ACK or a send), so a binary search finds the entry a
+    scan back from the newest would: O(log HISTORY) instead of one step per
+    entry newer than *target* (a round trip's worth of ACKs or sends).
+    """
     if count == 0:
         return default
-    idx = (head - 1) % HISTORY
-    for _ in range(count):
-        if times[idx] <= target:
-            return values[idx]
-        idx = (idx - 1) % HISTORY
-    return values[(head - count) % HISTORY]
+    first = head - count                   # chronological positions first .. head - 1
+    lo, hi = 0, count                      # invariant: entries before lo are <= target,
+    while lo < hi:                         # entries from hi on are > target
+        mid = (lo + hi) >> 1
+        if times[(first + mid) % HISTORY] <= target:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == 0:
+        return values[first % HISTORY]
+    return values[(first + lo - 1) % HISTORY]
 
 
 @_inline
