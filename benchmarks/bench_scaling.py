@@ -17,8 +17,10 @@ is its own), after a 1-s run of a 2-flow dumbbell that loads the compiled
 engine.  Printed per flow count:
 
 * CPU s per delivered packet of the whole ``ctlcc.sim.run`` call (set-up,
-  event loop, result building; ``resource.getrusage``) and of the event
-  loop alone (``SimResult.wall_time``, wall clock);
+  event loop, result building; ``resource.getrusage``), and the *marginal*
+  CPU per packet: (CPU of a run twice as long - CPU of the run) / (its
+  extra packets), i.e. the event loop's cost without the per-run set-up;
+  also the set-up's CPU (the rest) per flow;
 * events per delivered packet (the work the protocol asks for);
 * memory: the growth of the peak RSS during the run, and tracemalloc's
   peak of the Python/numpy allocations made by the run (the engine's
@@ -70,12 +72,17 @@ r = run(sc, duration, progress=False)
 c1 = cpu()
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
-# a second, untraced run for the CPU figure (tracemalloc slows Python's allocations)
+# untraced runs for the CPU figures (tracemalloc slows Python's allocations): the
+# run of *duration* and one twice as long; their difference is the marginal cost
+# per packet, without the set-up and result building that do not grow with time
 c2 = cpu()
 r = run(sc, duration, progress=False)
 c3 = cpu()
+r2 = run(sc, 2 * duration, progress=False)
+c4 = cpu()
 print(json.dumps({"n": n, "duration": duration, "delivered": int(r.delivered_packets),
                   "events": int(r.events), "loop_wall": r.wall_time, "cpu": c3 - c2,
+                  "marginal": (c4 - c3 - (c3 - c2)) / (r2.delivered_packets - r.delivered_packets),
                   "cpu_traced": c1 - c0, "rss_growth": rss() - rss0, "traced_peak": peak,
                   "rss0": rss0}))
 """
@@ -102,19 +109,21 @@ def main(argv=None):
     print(f"{args.protocol}: n-flow dumbbell, 1 Mb/s and 13 packets of buffer per flow, "
           f"about {args.packets:,.0f} delivered packets per point")
     print(f"{'flows':>6}{'sim s':>7}{'delivered':>11}{'ev/pkt':>8}{'CPU us/pkt':>12}"
-          f"{'x 10fl':>8}{'loop us/pkt':>12}{'x 10fl':>8}{'RSS +MB':>9}{'kB/flow':>9}"
-          f"{'traced MB':>10}{'kB/flow':>9}", flush=True)
+          f"{'x first':>8}{'marginal':>10}{'x first':>8}{'setup ms/fl':>12}{'RSS +MB':>9}"
+          f"{'kB/flow':>9}{'traced MB':>10}{'kB/flow':>9}", flush=True)
     first = None
     for n in flows:
         # 125 packets/s per flow at 1 Mb/s of 1000-byte packets
         duration = max(args.min_duration, args.packets / (125.0 * n))
         p = point(n, args.protocol, duration)
         cpu = p["cpu"] / p["delivered"] * 1e6
-        loop = p["loop_wall"] / p["delivered"] * 1e6
+        marginal = p["marginal"] * 1e6
+        setup = (p["cpu"] - p["marginal"] * p["delivered"]) / n * 1e3
         if first is None:
-            first = (cpu, loop)
+            first = (cpu, marginal)
         print(f"{n:>6}{duration:>7.0f}{p['delivered']:>11}{p['events'] / p['delivered']:>8.2f}"
-              f"{cpu:>12.3f}{cpu / first[0]:>8.2f}{loop:>12.3f}{loop / first[1]:>8.2f}"
+              f"{cpu:>12.3f}{cpu / first[0]:>8.2f}{marginal:>10.3f}{marginal / first[1]:>8.2f}"
+              f"{setup:>12.2f}"
               f"{p['rss_growth'] / 2**20:>9.1f}{p['rss_growth'] / n / 1024:>9.1f}"
               f"{p['traced_peak'] / 2**20:>10.1f}{p['traced_peak'] / n / 1024:>9.1f}",
               flush=True)

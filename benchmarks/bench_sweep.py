@@ -116,6 +116,10 @@ def bench_cores(spec, jobs):
           f"{1e4 * result.seconds / spec.size:.0f} s ({1e4 * result.seconds / spec.size / 60:.1f}"
           f" min) on {jobs} job(s) at this load; serial loop "
           f"{1e4 * baseline / spec.size / 60:.1f} min")
+    # the same from the CPU the workers consumed: what two otherwise idle cores would take
+    print(f"  EXTRAPOLATED from the workers' CPU ({cpu / spec.size * 1e3:.0f} ms per row): 10^4 "
+          f"points on {jobs} idle core(s) in {1e4 * cpu / spec.size / jobs / 60:.1f} min "
+          f"(+ the overhead share above)")
     return result
 
 
