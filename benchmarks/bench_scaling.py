@@ -33,6 +33,7 @@ Usage::
 
     nice -n 10 python benchmarks/bench_scaling.py [--flows 10,30,100,300,1000]
         [--protocol reno] [--packets 300000]
+    nice -n 10 python benchmarks/bench_scaling.py --heap
 """
 
 import argparse
@@ -97,6 +98,50 @@ def point(n, protocol, duration):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+_HEAP = r"""
+import time
+import numba
+import numpy as np
+from ctlcc.sim._core.layout import M_HEAP, NM
+from ctlcc.sim._core.net import heap_pop, heap_push
+
+
+@numba.njit
+def churn(ht, hs, hk, ha, hb, meta, resident, ops, seed):
+    np.random.seed(seed)
+    for i in range(resident):
+        heap_push(ht, hs, hk, ha, hb, meta, np.random.random(), 0, i, 0)
+    for i in range(ops):  # hold model: pop the earliest, push it back up to 1 s later
+        t, k, a, b = heap_pop(ht, hs, hk, ha, hb, meta)
+        heap_push(ht, hs, hk, ha, hb, meta, t + np.random.random(), k, a, b)
+    return meta[M_HEAP]
+
+
+def arrays(size):
+    return [np.zeros(size)] + [np.zeros(size, np.int64) for _ in range(4)] \
+        + [np.zeros(NM, np.int64)]
+
+
+churn(*arrays(80), 60, 10, 0)
+for resident in (60, 200, 600, 2000, 6000, 20000, 60000):
+    best = np.inf
+    for _ in range(3):
+        a = arrays(resident + 16)
+        t0 = time.process_time()
+        churn(*a, resident, 2_000_000, 1)
+        best = min(best, time.process_time() - t0)
+    print(f"  heap of {resident:6d} events: {best / 2e6 * 1e9:6.1f} ns per pop + push")
+"""
+
+
+def heap():
+    """CPU of one pop + push of the engine's event heap against the events it holds."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    print("the engine's binary heap (net.heap_pop / net.heap_push), hold model, best of 3:",
+          flush=True)
+    subprocess.run([sys.executable, "-c", _HEAP], cwd=ROOT, env=env, check=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--flows", default="10,30,100,300,1000")
@@ -104,7 +149,13 @@ def main(argv=None):
     ap.add_argument("--packets", type=float, default=3e5,
                     help="about how many packets each point delivers")
     ap.add_argument("--min-duration", type=float, default=10.0, help="[s] simulated")
+    ap.add_argument("--heap", action="store_true",
+                    help="only the heap micro-benchmark (the cost of an event against the "
+                         "events pending)")
     args = ap.parse_args(argv)
+    if args.heap:
+        heap()
+        return
     flows = [int(x) for x in args.flows.split(",")]
     print(f"{args.protocol}: n-flow dumbbell, 1 Mb/s and 13 packets of buffer per flow, "
           f"about {args.packets:,.0f} delivered packets per point")
