@@ -204,7 +204,7 @@ def on_start(now, f, ctx, rng):
     paced_send(now, f, ctx)
 
 
-@_jit
+@_inline
 def paced_send(now, f, ctx):
     """One packet now, the next one after ``1/Rate``."""
     ff, fi = ctx.ff, ctx.fi
@@ -227,7 +227,7 @@ def on_ack(now, f, ack, ctx, rng):
     on_report(now, f, ack.rtt, ack.aux1, ack.aux2, ctx.fi[f, I_FRIEND] == 1, ctx)
 
 
-@_jit
+@_inline
 def on_report(now, f, rtt, lost_total, expected_total, friend, ctx):
     """A receiver report: srtt, per-interval counts, then Figure 1 or TCP-Friend."""
     ff, fi = ctx.ff, ctx.fi

@@ -205,7 +205,7 @@ class Iftp(SenderSpec):
                 "timeouts": int(fi[j, I_TIMEOUTS])}
 
 
-@_jit
+@_inline
 def paced_send(now, f, ctx):
     """One packet of the current window's sweep, the next one G + tau later."""
     ff, fi = ctx.ff, ctx.fi
@@ -225,7 +225,7 @@ def paced_send(now, f, ctx):
         push(ctx, now + ff[f, F_INTERVAL], EV_PACE, f, fi[f, I_PACE_GEN])
 
 
-@_jit
+@_inline
 def transmit_window(now, f, ctx):
     """Figure 1's Transmit_Window: round(S n) packets, gap G = srtt/(S n) - tau."""
     ff, fi = ctx.ff, ctx.fi
@@ -250,7 +250,7 @@ def transmit_window(now, f, ctx):
         paced_send(now, f, ctx)
 
 
-@_jit
+@_inline
 def rearm(now, f, ctx):
     """Eq. (9): restart the timer backoff (srtt + 4 rttvar + granularity) from now."""
     ff, fi = ctx.ff, ctx.fi
@@ -289,7 +289,7 @@ def on_data(now, f, p, ctx, rng):
     emit_ack(now, p, f, ctx)
 
 
-@_jit
+@_inline
 def figure1(f, ack, ctx):
     """Figure 1's main processing phase for one ACK, an in-order ACK counting 1/S."""
     ff, fi = ctx.ff, ctx.fi
@@ -320,7 +320,7 @@ def figure1(f, ack, ctx):
     return action
 
 
-@_jit
+@_inline
 def on_ack(now, f, ack, ctx, rng):
     """Eqs. (7)-(8) on the echoed send time, Figure 1, eq. (9) restarted."""
     ff, fi = ctx.ff, ctx.fi
@@ -349,7 +349,7 @@ def on_pace(now, f, ctx, rng):
     paced_send(now, f, ctx)
 
 
-@_jit
+@_inline
 def on_timer(now, f, ctx, rng):
     """Figure 1's Timeout: ssthresh = max(n/2, 2), n = 1, backoff doubled, one packet."""
     ff, fi = ctx.ff, ctx.fi

@@ -188,15 +188,26 @@ class RateLawSender(SenderSpec):
 
 @_inline
 def lookup(times, values, head, count, target, default):
-    """Newest history value recorded at or before *target* (oldest if none)."""
+    """Newest history value recorded at or before *target* (oldest if none).
+
+    The ring's times never decrease from its oldest entry to its newest (each
+    is the ``now`` of an ACK or a send), so a binary search finds the entry a
+    scan back from the newest would: O(log HISTORY) instead of one step per
+    entry newer than *target* (a round trip's worth of ACKs or sends).
+    """
     if count == 0:
         return default
-    idx = (head - 1) % HISTORY
-    for _ in range(count):
-        if times[idx] <= target:
-            return values[idx]
-        idx = (idx - 1) % HISTORY
-    return values[(head - count) % HISTORY]
+    first = head - count                   # chronological positions first .. head - 1
+    lo, hi = 0, count                      # invariant: entries before lo are <= target,
+    while lo < hi:                         # entries from hi on are > target
+        mid = (lo + hi) >> 1
+        if times[(first + mid) % HISTORY] <= target:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == 0:
+        return values[first % HISTORY]
+    return values[(first + lo - 1) % HISTORY]
 
 
 @_inline
@@ -260,7 +271,7 @@ def rearm_outstanding(now, f, ctx):
     arm(deadline if deadline > now else now, f, ctx)
 
 
-@_jit
+@_inline
 def burst(now, f, ctx):
     """Start-up: four back-to-back packets (§III-B)."""
     if ctx.fi[f, I_ACTIVE] == 0:
@@ -309,7 +320,7 @@ def on_data(now, f, p, ctx, rng):
     emit_ack(now, p, f, ctx)
 
 
-@_jit
+@_inline
 def on_ack(now, f, ack, ctx, rng):
     """Source on an ACK: FTT_ref, ΔFTT history, RTT_ref, TO (§III-B)."""
     ff, fi = ctx.ff, ctx.fi
@@ -345,7 +356,7 @@ def on_ack(now, f, ack, ctx, rng):
         arm(now + ff[f, F_TO], f, ctx)
 
 
-@_jit
+@_inline
 def on_pace(now, f, ctx, rng):
     """The law before each packet (or once per RTT_ref); the packet leaves at a step."""
     ff, fi, tab = ctx.ff, ctx.fi, ctx.tab
@@ -381,7 +392,7 @@ def on_pace(now, f, ctx, rng):
     return HOOK_OK
 
 
-@_jit
+@_inline
 def paced_send(now, f, ctx):
     """Send one paced packet at the current rate."""
     ff, fi = ctx.ff, ctx.fi
@@ -398,7 +409,7 @@ def paced_send(now, f, ctx):
         arm(now + ff[f, F_TO], f, ctx)
 
 
-@_jit
+@_inline
 def on_step(now, f, step, ctx, rng):
     if step == STEP_SEND:
         paced_send(now, f, ctx)
@@ -406,7 +417,7 @@ def on_step(now, f, step, ctx, rng):
         arm(now + ctx.ff[f, F_TO], f, ctx)
 
 
-@_jit
+@_inline
 def on_timer(now, f, ctx, rng):
     """Time-out: restart the start-up, or halve the rate and double TO (§III-B, D)."""
     ff, fi = ctx.ff, ctx.fi

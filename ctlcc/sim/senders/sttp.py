@@ -214,7 +214,7 @@ class Sttp(SenderSpec):
 
 # --- hooks -----------------------------------------------------------------------------
 
-@_jit
+@_inline
 def probe(now, f, ctx):
     """Send the packet pair: segments snd_una and snd_una + 1, back to back."""
     fi = ctx.fi
@@ -234,7 +234,7 @@ def on_start(now, f, ctx, rng):
         arm(now + ctx.ff[f, F_RTO], f, ctx)
 
 
-@_jit
+@_inline
 def spend(now, f, ctx):
     """Send while a whole token is held (and the receiver window allows)."""
     ff, fi = ctx.ff, ctx.fi
@@ -259,7 +259,7 @@ def spend(now, f, ctx):
         arm(now + ff[f, F_RTO], f, ctx)
 
 
-@_jit
+@_inline
 def start_bucket(now, f, sample, ctx):
     """Second probe ACK: the bucket from the pair's gap (§III-A, Table I)."""
     ff, fi = ctx.ff, ctx.fi
@@ -307,7 +307,7 @@ def bucket_step(f, sample, valid, ctx):
         fi[f, I_SCALINGS] += 1
 
 
-@_jit
+@_inline
 def on_ack(now, f, record, ctx, rng):
     ff, fi = ctx.ff, ctx.fi
     ack, sample, echo_retx, flag = record.seq, record.rtt, record.retx, record.flag
@@ -354,7 +354,7 @@ def on_ack(now, f, record, ctx, rng):
     spend(now, f, ctx)
 
 
-@_jit
+@_inline
 def on_pace(now, f, ctx, rng):
     """Timer clock (§V-B): one token every 1/rho, capped at sigma."""
     ff, fi = ctx.ff, ctx.fi
@@ -365,7 +365,7 @@ def on_pace(now, f, ctx, rng):
     push(ctx, now + 1.0 / rho, EV_PACE, f, fi[f, I_PACE_GEN])
 
 
-@_jit
+@_inline
 def on_timer(now, f, ctx, rng):
     """Reno's timeout: back off, go back to snd_una, resend it at once."""
     ff, fi, g = ctx.ff, ctx.fi, ctx.g

@@ -176,7 +176,7 @@ def on_start(now, f, ctx, rng):
     paced_send(now, f, ctx)
 
 
-@_jit
+@_inline
 def paced_send(now, f, ctx):
     """One packet carrying R, the next one after ``1/X``."""
     ff, fi = ctx.ff, ctx.fi
@@ -201,7 +201,7 @@ def set_reset(now, f, value, ctx):
     ctx.fi[f, I_SET_COUNT] = 1
 
 
-@_jit
+@_inline
 def set_update(now, f, x_recv, horizon, ctx):
     """Add x_recv (if measured), drop entries older than *horizon*; return the max."""
     fi, tab = ctx.fi, ctx.tab
@@ -232,7 +232,7 @@ def on_ack(now, f, ack, ctx, rng):
     on_feedback(now, f, ack.rtt, ack.aux1, ack.aux2, ctx)
 
 
-@_jit
+@_inline
 def on_feedback(now, f, r_sample, x_recv, p, ctx):
     """§4.3 steps 1-6 on a feedback packet."""
     ff, fi = ctx.ff, ctx.fi
@@ -253,7 +253,7 @@ def on_feedback(now, f, r_sample, x_recv, p, ctx):
         arm(now + interval, f, ctx)
 
 
-@_jit
+@_inline
 def on_timer(now, f, ctx, rng):
     """The nofeedback timer expired (§4.4)."""
     ff, fi = ctx.ff, ctx.fi
@@ -270,7 +270,7 @@ def on_timer(now, f, ctx, rng):
 
 # --- receiver -----------------------------------------------------------------------------
 
-@_jit
+@_inline
 def on_data(now, f, p, ctx, rng):
     """Receiver (§5-6): loss events and intervals, p, feedback once per RTT."""
     ff, fi, pf, tab = ctx.ff, ctx.fi, ctx.pf, ctx.tab

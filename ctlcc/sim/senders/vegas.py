@@ -129,7 +129,7 @@ def on_start(now, f, ctx, rng):
     try_send(now, f, ctx)
 
 
-@_jit
+@_inline
 def on_ack(now, f, ack, ctx, rng):
     ff, fi = ctx.ff, ctx.fi
     seq = ack.seq
@@ -183,6 +183,6 @@ def round_end(now, f, ctx):
             ff[f, F_CWND] = 2.0
 
 
-@_jit
+@_inline
 def on_timer(now, f, ctx, rng):
     W.timeout(now, f, True, ctx)

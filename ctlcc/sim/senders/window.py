@@ -261,7 +261,7 @@ def ack_preamble(f, ack, sample, echo_retx, ctx):
     return True
 
 
-@_jit
+@_inline
 def timeout(now, f, cut, ctx):
     """RFC 6298 §5.4-5.6 expiry + RFC 5681 (4): go-back-N from snd_una, window 1."""
     if timeout_window(now, f, cut, ctx):

@@ -272,7 +272,7 @@ def leave_slow_start(f, ctx):
             ff[f, F_SS_TARGET] = target
 
 
-@_jit
+@_inline
 def on_ack(now, f, ack, ctx, rng):
     ff, fi = ctx.ff, ctx.fi
     seq, sample = ack.seq, ack.rtt
@@ -443,7 +443,7 @@ def apply_law(f, ctx):
     return law_step(f, err, ff, fi, ctx.tab, ctx.g, ctx.meta)
 
 
-@_jit
+@_inline
 def on_step(now, f, step, ctx, rng):
     """The per-round law (or the hand-over to Python for callable gains), then the send."""
     if step == STEP_LAW:
@@ -462,7 +462,7 @@ def on_resume(now, f, ctx, rng):
     return apply_law(f, ctx)
 
 
-@_jit
+@_inline
 def on_timer(now, f, ctx, rng):
     """The safety net: window to one segment, then ``after_timeout`` regrows it."""
     ff, fi = ctx.ff, ctx.fi

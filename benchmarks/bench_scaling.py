@@ -1,0 +1,184 @@
+# benchmarks/bench_scaling.py - cost per delivered packet and memory from 10 to 1000 flows
+"""CPU per delivered packet and peak memory of the packet engine against the flow count.
+
+Target (issue 22 §4): the cost per delivered packet roughly flat from 10 to
+1000 flows (the largest within 2x of the smallest), memory linear in flows
+and in-flight packets.
+
+Scenario: an n-flow dumbbell whose bottleneck grows with n, so every flow
+keeps the same share (1 Mb/s per flow, 10 Mb/s 1 ms access, 4 ms
+bottleneck, a bottleneck buffer of 13 packets per flow - 128 for 10 flows
+as in STTP's Fig. 3), flows starting at uniform random times in [0, 1) s.
+The simulated time is chosen so that each point delivers about the same
+number of packets (``--packets``, at least ``--min-duration`` seconds).
+
+Each flow count runs in a fresh process (so that its peak resident memory
+is its own), after a 1-s run of a 2-flow dumbbell that loads the compiled
+engine.  Printed per flow count:
+
+* CPU s per delivered packet of the whole ``ctlcc.sim.run`` call (set-up,
+  event loop, result building; ``resource.getrusage``), and the *marginal*
+  CPU per packet: (CPU of a run twice as long - CPU of the run) / (its
+  extra packets), i.e. the event loop's cost without the per-run set-up;
+  also the set-up's CPU (the rest) per flow;
+* events per delivered packet (the work the protocol asks for);
+* memory: the growth of the peak RSS during the run, and tracemalloc's
+  peak of the Python/numpy allocations made by the run (the engine's
+  arrays are numpy arrays allocated before the loop; the loop allocates
+  none), each also per flow.
+
+Ratios against the 10-flow point are the figure of merit (2 shared cores).
+
+Usage::
+
+    nice -n 10 python benchmarks/bench_scaling.py [--flows 10,30,100,300,1000]
+        [--protocol reno] [--packets 300000]
+    nice -n 10 python benchmarks/bench_scaling.py --heap
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_POINT = r"""
+import json, resource, sys, tracemalloc
+import numpy as np
+from ctlcc.sim import run, scenarios
+
+n, protocol, duration = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+
+
+def rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kB
+
+
+def cpu():
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
+run(scenarios.dumbbell(2, protocol=protocol), 1.0, progress=False)   # load the engine
+start = np.random.default_rng(0).uniform(0.0, 1.0, n)
+sc = scenarios.dumbbell(n, bottleneck_rate=1e6 * n, buffer=13 * n, protocol=protocol,
+                        start=[float(x) for x in start])
+rss0 = rss()
+tracemalloc.start()
+c0 = cpu()
+r = run(sc, duration, progress=False)
+c1 = cpu()
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+# untraced runs for the CPU figures (tracemalloc slows Python's allocations): the
+# run of *duration* and one twice as long; their difference is the marginal cost
+# per packet, without the set-up and result building that do not grow with time
+c2 = cpu()
+r = run(sc, duration, progress=False)
+c3 = cpu()
+r2 = run(sc, 2 * duration, progress=False)
+c4 = cpu()
+print(json.dumps({"n": n, "duration": duration, "delivered": int(r.delivered_packets),
+                  "events": int(r.events), "loop_wall": r.wall_time, "cpu": c3 - c2,
+                  "marginal": (c4 - c3 - (c3 - c2)) / (r2.delivered_packets - r.delivered_packets),
+                  "cpu_traced": c1 - c0, "rss_growth": rss() - rss0, "traced_peak": peak,
+                  "rss0": rss0}))
+"""
+
+
+def point(n, protocol, duration):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", _POINT, str(n), protocol, str(duration)],
+                         cwd=ROOT, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{n} flows: {out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+_HEAP = r"""
+import time
+import numba
+import numpy as np
+from ctlcc.sim._core.layout import M_HEAP, NM
+from ctlcc.sim._core.net import heap_pop, heap_push
+
+
+@numba.njit
+def churn(ht, hs, hk, ha, hb, meta, resident, ops, seed):
+    np.random.seed(seed)
+    for i in range(resident):
+        heap_push(ht, hs, hk, ha, hb, meta, np.random.random(), 0, i, 0)
+    for i in range(ops):  # hold model: pop the earliest, push it back up to 1 s later
+        t, k, a, b = heap_pop(ht, hs, hk, ha, hb, meta)
+        heap_push(ht, hs, hk, ha, hb, meta, t + np.random.random(), k, a, b)
+    return meta[M_HEAP]
+
+
+def arrays(size):
+    return [np.zeros(size)] + [np.zeros(size, np.int64) for _ in range(4)] \
+        + [np.zeros(NM, np.int64)]
+
+
+churn(*arrays(80), 60, 10, 0)
+for resident in (60, 200, 600, 2000, 6000, 20000, 60000):
+    best = np.inf
+    for _ in range(3):
+        a = arrays(resident + 16)
+        t0 = time.process_time()
+        churn(*a, resident, 2_000_000, 1)
+        best = min(best, time.process_time() - t0)
+    print(f"  heap of {resident:6d} events: {best / 2e6 * 1e9:6.1f} ns per pop + push")
+"""
+
+
+def heap():
+    """CPU of one pop + push of the engine's event heap against the events it holds."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    print("the engine's binary heap (net.heap_pop / net.heap_push), hold model, best of 3:",
+          flush=True)
+    subprocess.run([sys.executable, "-c", _HEAP], cwd=ROOT, env=env, check=True)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--flows", default="10,30,100,300,1000")
+    ap.add_argument("--protocol", default="reno")
+    ap.add_argument("--packets", type=float, default=3e5,
+                    help="about how many packets each point delivers")
+    ap.add_argument("--min-duration", type=float, default=10.0, help="[s] simulated")
+    ap.add_argument("--heap", action="store_true",
+                    help="only the heap micro-benchmark (the cost of an event against the "
+                         "events pending)")
+    args = ap.parse_args(argv)
+    if args.heap:
+        heap()
+        return
+    flows = [int(x) for x in args.flows.split(",")]
+    print(f"{args.protocol}: n-flow dumbbell, 1 Mb/s and 13 packets of buffer per flow, "
+          f"about {args.packets:,.0f} delivered packets per point")
+    print(f"{'flows':>6}{'sim s':>7}{'delivered':>11}{'ev/pkt':>8}{'CPU us/pkt':>12}"
+          f"{'x first':>8}{'marginal':>10}{'x first':>8}{'setup ms/fl':>12}{'RSS +MB':>9}"
+          f"{'kB/flow':>9}{'traced MB':>10}{'kB/flow':>9}", flush=True)
+    first = None
+    for n in flows:
+        # 125 packets/s per flow at 1 Mb/s of 1000-byte packets
+        duration = max(args.min_duration, args.packets / (125.0 * n))
+        p = point(n, args.protocol, duration)
+        cpu = p["cpu"] / p["delivered"] * 1e6
+        marginal = p["marginal"] * 1e6
+        setup = (p["cpu"] - p["marginal"] * p["delivered"]) / n * 1e3
+        if first is None:
+            first = (cpu, marginal)
+        print(f"{n:>6}{duration:>7.0f}{p['delivered']:>11}{p['events'] / p['delivered']:>8.2f}"
+              f"{cpu:>12.3f}{cpu / first[0]:>8.2f}{marginal:>10.3f}{marginal / first[1]:>8.2f}"
+              f"{setup:>12.2f}"
+              f"{p['rss_growth'] / 2**20:>9.1f}{p['rss_growth'] / n / 1024:>9.1f}"
+              f"{p['traced_peak'] / 2**20:>10.1f}{p['traced_peak'] / n / 1024:>9.1f}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
