@@ -310,3 +310,22 @@ def _size(expression):
     values = {s: sympy.Rational(k + 2, 7) for k, s in enumerate(sorted(expression.free_symbols,
                                                                       key=str))}
     return float(abs(expression.subs(values)))
+
+
+# --- §6.1: a sentence about Table IV, judged on the paper's own numbers ---------------------
+
+@unit("iftp-s6.1-iftp-above-tcp-in-table4", section=_SECTION, evidence=_EV)
+def iftp_above_tcp():
+    from ._common import data_rows
+
+    cells = {}
+    for r in data_rows("iftp_tables.csv"):
+        if r["table"] == "IV" and r["row"] in ("TCP bandwidth", "IFTP bandwidth"):
+            cells.setdefault(r["column"], {})[r["row"]] = Fraction(r["value"])
+    ratios = {c: v["IFTP bandwidth"] / v["TCP bandwidth"] for c, v in cells.items()}
+    best = max(ratios, key=ratios.get)
+    return Measurement(
+        value=float(ratios[best]),
+        reason=f"IFTP / TCP bandwidth in Table IV's columns: "
+               + ", ".join(f"{c}: {float(r):.2f}" for c, r in ratios.items())
+               + f"; IFTP is higher only at {best}")

@@ -56,6 +56,11 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.stpd_test
            "ctlcc.claims.sttp_sim", "ctlcc.claims.others",
            "ctlcc.claims.stpd_equations",
            "ctlcc.claims.iftp_equations",
+           "ctlcc.claims.cbraa_equations",
+           "ctlcc.claims.primo_equations",
+           "ctlcc.claims.sttp_equations",
+           "ctlcc.claims.sttp_sentences",
+           "ctlcc.claims.iftp_sentences",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.
