@@ -61,6 +61,7 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.stpd_test
            "ctlcc.claims.sttp_equations",
            "ctlcc.claims.sttp_sentences",
            "ctlcc.claims.iftp_sentences",
+           "ctlcc.claims.sttp_cells",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.

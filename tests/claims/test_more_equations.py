@@ -129,3 +129,68 @@ def test_utilisation_range_picks_the_extreme_columns():
     assert low.value == pytest.approx(61.0) and low.samples == pytest.approx((60.0, 62.0))
     assert high.value == pytest.approx(99.5)
     assert (low.implied, high.implied) == (60.0, 100.0)     # Table IV's printed ends
+
+
+# --- IFTP §6 sentences and STTP table cells on hand-made results ----------------------------
+
+def test_smallest_increase_by_hand():
+    k, steps = IS.smallest_increase([1.8, 0.3, 0.9], [[50, 10, 12], [60, 10, 8]])
+    # increasing rates 0.3, 0.9, 1.8: steps (12-10, 50-12) and (8-10, 60-8): the first pair
+    assert k == 0 and steps.tolist() == [2.0, -2.0]
+
+
+def test_iftp_table2_sentences_on_a_hand_made_run():
+    rates = np.array([1.8, 1.2, 0.9, 0.6, 0.3, 0.16]) * 1e6
+    lost = np.zeros((2, 6, 3))
+    lost[:, :, 0] = [100, 80, 60, 40, 20, 10]         # UDP: grows with the rate
+    lost[:, :, 1] = 10.0                               # IFTP per source
+    lost[:, :, 2] = 10.0
+    lost[1, 5, 2] = 30.0                               # TCP at 0.16, seed 1: mean 20 -> 0.301 decades
+    t = SimpleNamespace(per_seed={"lost": lost}, udp_rates=rates, seeds=(0, 1))
+    out = IS.table2_sentences(t)
+    assert out["iftp-s6.2-udp-loss-grows-with-rate"].value == 10.0     # 0.16 -> 0.3: +10
+    assert out["iftp-s6.2-iftp-same-range-as-tcp"].value == pytest.approx(np.log10(2))
+    assert out["iftp-s6.2-loss-at-0.16"].value == pytest.approx(10 + 20 + 20)
+    # implied from Table II as printed: 3573 -> 3760 is the smallest UDP step (+187);
+    # IFTP/TCP 30/16 at 1.2 Mb/s is the widest; the total at 0.16 is 238 + 2 x 11 + 12
+    assert out["iftp-s6.2-udp-loss-grows-with-rate"].implied == 187.0
+    assert out["iftp-s6.2-iftp-same-range-as-tcp"].implied == pytest.approx(np.log10(30 / 16))
+    assert out["iftp-s6.2-loss-at-0.16"].implied == 272.0
+
+
+def test_iftp_table4_sentences_on_a_hand_made_run():
+    bw, delays = np.array([0.5e6, 1.0e6, 1.5e6]), np.array([3e-6, 3e-3])
+    tcp = np.array([[4.0, 4.0, 1.1], [4.0, 0.9, 4.0]])    # close exactly where the paper says
+    t4 = SimpleNamespace(bandwidths=bw, delays=delays, tcp=tcp, iftp=np.ones((2, 3)),
+                         iftp_timeouts=np.array([[4.0, 5.0, 0.0], [4.0, 0.0, 5.0]]))
+    out = IS.table4_sentences(t4)
+    assert out["iftp-s6.4-close-bandwidths"].value == 2.0
+    assert out["iftp-s6.4-close-bandwidths"].implied == 2.0         # Table IV's 0.207/0.38, 0.212/0.156
+    assert out["iftp-s6.4-iftp-timeouts-4-5"].value == 4.5
+
+
+def test_iftp_figure_orderings_on_hand_made_runs():
+    fr = SimpleNamespace(names=("reno0", "reno1", "iftp0", "iftp1"), seeds=(0, 1),
+                         sink=np.array([[3e5, 3e5, 2e5, 2e5], [2e5, 2e5, 3e5, 3e5]]))
+    assert IS.figure6_order(fr).samples == pytest.approx((0.1, -0.1))
+    per = np.zeros((1, 2, 4))
+    per[0, 0] = (1.4e6, 1.3e6, 1.6e5, 1.5e5)          # rate 0.16 Mb/s
+    per[0, 1] = (1e6, 0.5e6, 1.8e6, 1.0e6)
+    f5 = SimpleNamespace(per_seed=per, udp_rates=np.array([0.16e6, 1.8e6]), seeds=(0,))
+    assert IS.figure5_small_rate(f5).value == pytest.approx(1.15)
+
+
+def test_sttp_cells_pick_the_right_source():
+    from ctlcc.claims import sttp_cells as SC
+
+    sent = {(c, n): list(range(100 * n, 100 * n + n)) for c in
+            ("TCP Reno", "STTP 9:1", "STTP 5:5", "STTP 1:9") for n in (1, 2, 4)}
+    t2 = _table2(sent)
+    out = SC.table2_cells(t2)
+    assert out["sttp-table2-cell-4src-5-5-s3-tx"].value == 402.0      # third source of four
+    assert out["sttp-table2-cell-2src-reno-s2-dropped"].value == 0.0
+    assert len(out) == 27
+    rows = ({"network": "x", "duration": 10.0, "sent": 85, "acks": 77, "published_tx": 75,
+             "published_acks": 68, "capacity": 80.0},)
+    got = SC.table1_cells(SimpleNamespace(rows=rows))
+    assert set(got) == {"sttp-table1-row1-acks-sim"} and got["sttp-table1-row1-acks-sim"].value == 77
