@@ -62,6 +62,7 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.stpd_test
            "ctlcc.claims.sttp_sentences",
            "ctlcc.claims.iftp_sentences",
            "ctlcc.claims.sttp_cells",
+           "ctlcc.claims.cbraa_findings",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.

@@ -50,13 +50,13 @@ def table1_cells(t1):
         for what, key, printed in (("packets-tx", "sent", "published_tx"),
                                    ("acks", "acks", "published_acks")):
             cid = f"sttp-table1-row{k}-{what}-sim"
-            if cid in _TABLE1:
+            if cid in _TABLE1 and key in row:           # a result without ACK counts: no ACK cells
                 out[cid] = Measurement(
                     value=float(row[key]),
                     reason=f"{row['network']}, {row['duration']:g} s: ctlcc's source sends "
-                           f"{row['sent']} packets and receives {row['acks']} ACKs (paper "
-                           f"{row['published_tx']} and {row['published_acks']}; the link carries "
-                           f"{row['capacity']:g} packets in that time)")
+                           f"{row['sent']} packets and receives {row.get('acks', '?')} ACKs "
+                           f"(paper {row['published_tx']} and {row.get('published_acks', '?')}; "
+                           f"the link carries {row['capacity']:g} packets in that time)")
     return out
 
 

@@ -194,3 +194,24 @@ def test_sttp_cells_pick_the_right_source():
              "published_acks": 68, "capacity": 80.0},)
     got = SC.table1_cells(SimpleNamespace(rows=rows))
     assert set(got) == {"sttp-table1-row1-acks-sim"} and got["sttp-table1-row1-acks-sim"].value == 77
+
+
+def test_cbraa_findings_on_a_hand_made_run():
+    from ctlcc.claims import cbraa_findings as CF
+
+    t = np.arange(1.0, 501.0)
+    goodput = np.tile([100e3, 110e3, 120e3, 130e3], (500, 1))      # CBRAA lowest by 10 kbyte/s
+    run = SimpleNamespace(labels=("CBRAA", "TCP 1", "TCP 2", "TCP 3"),
+                          protocols=("cbraa", "reno", "reno", "reno"), duration=500.0,
+                          mean=lambda i, a, b: float(goodput[(t > a) & (t <= b), i].mean()))
+    out = CF.figure5_shares(run)
+    assert out["cbraa-fig5-cbraa-below-tcp-sim"].value == pytest.approx(10.0)
+    assert out["cbraa-fig5-almost-same-share-sim"].value == pytest.approx(15 / 115)
+    # the paper's 116 vs 119, 123, 124: 3 kbyte/s below; largest deviation 4.5/120.5
+    assert out["cbraa-fig5-cbraa-below-tcp-sim"].implied == 3.0
+    assert out["cbraa-fig5-almost-same-share-sim"].implied == pytest.approx(4.5 / 120.5)
+    rtt = SimpleNamespace(labels=("a", "b"), rtt=np.array([0.1, 0.14]))
+    fig6 = SimpleNamespace(labels=("t", "c", "l"), rtt=np.array([0.07, 0.071, 0.22]))
+    got = CF.round_trips((rtt, rtt), rtt, rtt, fig6)
+    assert got["cbraa-fig3-rtt-120-sim"].value == pytest.approx(120.0)
+    assert got["cbraa-fig6-rtt-cbraa-long-220-sim"].value == pytest.approx(220.0)
