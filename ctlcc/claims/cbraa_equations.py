@@ -28,7 +28,7 @@ _EV = "ctlcc.claims.cbraa_equations; tests/claims/test_more_equations.py"
 
 
 def cycle_packets(wmax):
-    """Segments sent in one ideal Reno cycle, the windows ``wmax/2 .. wmax`` summed one by one.
+    """Segments sent in one ideal Reno cycle: the windows from wmax/2 to wmax, summed one by one.
 
     Parameters
     ----------

@@ -26,7 +26,7 @@ _FIG5_PRINTED = (116.0, 119.0, 123.0, 124.0)
 
 
 def largest_deviation(shares):
-    """Largest |share / mean of the shares - 1|. [1]
+    """Largest absolute relative deviation of a share from the mean of the shares. [1]
 
     Examples
     --------
