@@ -64,6 +64,8 @@ def table1_cells(t1):
 def table2_cells(t2):
     out = {}
     for cid, (config, n, s, what) in table2_cell_ids().items():
+        if (config, n) not in t2.sent:        # a reduced run: that cell is not measured
+            continue
         counts = (t2.sent if what == "tx" else t2.dropped)[config, n]
         out[cid] = Measurement(
             value=float(counts[s - 1]),
