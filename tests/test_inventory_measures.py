@@ -1,7 +1,7 @@
 """Measurements for the inventory's unchecked claims: invariants and small exact cases.
 
-These test the functions of ctlcc.experiments.thesis_testbed,
-thesis_typed_claims and primo_sack_tfrc, not the verdicts (the published
+These test the functions of ctlcc.experiments.thesis_testbed
+and thesis_typed_claims, not the verdicts (the published
 values they will be judged against are in data/inventory_stage3_published.csv).
 Expected values come from independent routes: Park & Miller's published check
 value of the minimal-standard generator, brute-force enumeration, the thesis's
@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 from ctlcc.errors import ParameterError
-from ctlcc.experiments import primo_sack_tfrc as ps
 from ctlcc.experiments import thesis_testbed as tb
 from ctlcc.experiments import thesis_typed_claims as tc
 
@@ -153,20 +152,6 @@ def test_stalls_counts_pauses_of_a_second_or_more(pauses, expected):
         rate[(t >= a) & (t < b)] = 0.0
     d = np.cumsum(rate)
     assert tc.stalls(t, d, 0.0, 9.99) == expected
-
-
-# --- Primo's Sack/TFRC helpers
-
-@pytest.mark.parametrize("rtt", [0.05, 0.2, 0.41])
-def test_delay_for_rtt_inverts_the_base_rtt(rtt):
-    from ctlcc.experiments import primo
-    s = primo.fig1_top("reno", "delay", ps.delay_for_rtt(rtt))
-    assert primo._base_rtt(s, s.flows[0].path) == pytest.approx(rtt, abs=1e-12)
-
-
-def test_delay_for_rtt_refuses_an_impossible_rtt():
-    with pytest.raises(ParameterError, match="round_trip_time"):
-        ps.delay_for_rtt(0.001)
 
 
 # --- the declared published values

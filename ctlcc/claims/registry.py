@@ -53,7 +53,17 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.stpd_test
            "ctlcc.claims.primo",
            "ctlcc.claims.primo_sim", "ctlcc.claims.iftp", "ctlcc.claims.iftp_sim",
            "ctlcc.claims.cbraa", "ctlcc.claims.cbraa_sim", "ctlcc.claims.sttp",
-           "ctlcc.claims.sttp_sim", "ctlcc.claims.others", "ctlcc.claims.aqm")
+           "ctlcc.claims.sttp_sim", "ctlcc.claims.others", "ctlcc.claims.aqm",
+           "ctlcc.claims.stpd_equations",
+           "ctlcc.claims.iftp_equations",
+           "ctlcc.claims.cbraa_equations",
+           "ctlcc.claims.primo_equations",
+           "ctlcc.claims.sttp_equations",
+           "ctlcc.claims.sttp_sentences",
+           "ctlcc.claims.iftp_sentences",
+           "ctlcc.claims.sttp_cells",
+           "ctlcc.claims.cbraa_findings",
+           )
 
 #: Columns of ``data/ledger_<paper>.csv``.
 RULE_COLUMNS = ("id", "kind", "paper", "location", "source", "inventory_id", "quote", "published",

@@ -144,7 +144,12 @@ def test_every_number_of_section_4_is_a_record(quick):
         "cbraa-fig4-mean-rates-sim", "cbraa-fig4-mean-rate-570-700-sim",
         "cbraa-fig5-equidistant-sim", "cbraa-fig5-tcp-low-sim", "cbraa-fig5-tcp-mid-sim",
         "cbraa-fig5-tcp-high-sim", "cbraa-fig6-tcp-sim", "cbraa-fig6-cbraa-short-sim",
-        "cbraa-fig6-rtt-sim"}
+        "cbraa-fig6-rtt-sim",
+        # ctlcc.claims.cbraa_findings: the captions' RTTs and Fig. 5's two findings
+        "cbraa-fig3-rtt-120-sim", "cbraa-fig4-rtt-120-sim", "cbraa-fig5-rtt-120-sim",
+        "cbraa-fig6-rtt-tcp-70-sim", "cbraa-fig6-rtt-cbraa-short-70-sim",
+        "cbraa-fig6-rtt-cbraa-long-220-sim", "cbraa-fig5-cbraa-below-tcp-sim",
+        "cbraa-fig5-almost-same-share-sim"}
     assert claims["cbraa-fig3-smoothness-sim"].verdict == "reproduced"
     # 116 kbyte/s printed to the kbyte/s: ctlcc's CBRAA takes more than its share
     assert claims["cbraa-fig5-equidistant-sim"].verdict == "differs"
