@@ -52,6 +52,7 @@ from pathlib import Path
 
 from .claims import Claim
 from . import _data
+from ._validation import check_workers
 from .errors import ParameterError
 from .plots import ReportFigure, ReportTable
 from .references import short
@@ -244,8 +245,7 @@ def build_report(out_dir="ctlcc-report", sections=None, dpi=150, log=None, *, jo
         raise ParameterError(f"dpi must be an integer in [30, 1200]; got {dpi!r}")
     if jobs is None:
         jobs = os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ParameterError(f"jobs must be an integer >= 1; got {jobs!r}")
+    jobs = check_workers("jobs", jobs)
     out = check_out_dir(out_dir, force=force)
     log = log or (lambda line: None)
     progress = progress or (lambda line: None)

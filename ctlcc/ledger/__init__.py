@@ -36,6 +36,7 @@ import csv
 import importlib
 import io
 import math
+import os
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
@@ -330,16 +331,36 @@ def read_claims_csv(path):
     ParameterError
         *path* does not exist or lacks the ledger's columns.
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ParameterError(f"path must be the name of a claims.csv file (str or Path), got "
+                             f"{type(path).__name__} {path!r}")
     path = Path(path)
+    if path.is_dir():
+        raise ParameterError(f"path: claims file {str(path)!r} is a folder, not a CSV file; "
+                             f"got path={str(path)!r}")
     if not path.is_file():
-        raise ParameterError(f"claims file {str(path)!r} does not exist")
-    with path.open(newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
-        if missing:
-            raise ParameterError(f"claims file {str(path)!r} lacks columns {missing}")
-        claims, origin = [], {}
-        for row in reader:
+        raise ParameterError(f"path: claims file {str(path)!r} does not exist; got "
+                             f"path={str(path)!r}")
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            return _read_claims(handle, path)
+    except UnicodeDecodeError as err:
+        raise ParameterError(f"path: claims file {str(path)!r} is not UTF-8 text ({err.reason} "
+                             f"at byte {err.start}); got path={str(path)!r}") from None
+    except OSError as err:
+        raise ParameterError(f"path: claims file {str(path)!r} cannot be read "
+                             f"({err.strerror or err}); got path={str(path)!r}") from None
+
+
+def _read_claims(handle, path):
+    reader = csv.DictReader(handle)
+    missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
+    if missing:
+        raise ParameterError(f"path: claims file {str(path)!r} lacks columns {missing}; got "
+                             f"columns {list(reader.fieldnames or ())}")
+    claims, origin = [], {}
+    for line, row in enumerate(reader, start=2):
+        try:
             claims.append(Claim(
                 id=row["id"], paper=row["paper"], location=row["location"], claim=row["claim"],
                 published=_number(row["published"]), value=_number(row["value"]),
@@ -354,7 +375,10 @@ def read_claims_csv(path):
                 implied_tolerance=_number(row["implied_tolerance"]),
                 implied_basis=row["implied_basis"], inventory_id=row["inventory_id"],
                 other_evidence=row["other_evidence"]))
-            origin[row["id"]] = row["source"]
+        except (ValueError, TypeError, AttributeError) as err:
+            raise ParameterError(f"path: claims file {str(path)!r}, line {line}, is not a "
+                                 f"claim record ({err}); got {dict(row)!r:.300}") from None
+        origin[row["id"]] = row["source"]
     return Ledger(tuple(claims), origin)
 
 
