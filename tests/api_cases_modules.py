@@ -402,3 +402,81 @@ from .api_cases import _CORE_REASON  # noqa: E402
 for _module in (laqm, cubic, prr):
     MODULE_EXEMPT += [(getattr(_module, _name), _CORE_REASON) for _name in _module.__all__
                       if _name.endswith("_core")]
+
+# --------------------------------------------------------------------------- sim.ns3_matrix
+from ctlcc.sim import ns3_matrix  # noqa: E402
+
+_MATRIX_NAMES = tuple(c.name for c in ns3_matrix.matrix_cases())
+_MATRIX_CASE = ns3_matrix.matrix_case(_MATRIX_NAMES[0])
+_MATRIX_METRICS = ("goodput_total", "share_ratio", "jain", "queue_mean", "retransmitted")
+_N_FLOWS = 1 + max(max(group) for group in _MATRIX_CASE.groups)
+MODULE_CASES += [
+    Case("sim.ns3_matrix.matrix_case", ns3_matrix.matrix_case, dict(name=_MATRIX_NAMES[0]),
+         dict(name=("choice", _MATRIX_NAMES))),
+    Case("sim.ns3_matrix.tolerance", ns3_matrix.tolerance,
+         dict(case=_MATRIX_CASE, metric="goodput_total", ns3_mean=9.0e6, ns3_se=1e4),
+         dict(case=("obj", ns3_matrix.MatrixCase), metric=("choice", _MATRIX_METRICS),
+              ns3_mean="real", ns3_se="nonneg")),
+    Case("sim.ns3_matrix.metrics_of", ns3_matrix.metrics_of,
+         dict(case=_MATRIX_CASE, goodputs=np.full(_N_FLOWS, 1e6), queue_mean=10.0,
+              retransmitted=3.0),
+         dict(case=("obj", ns3_matrix.MatrixCase), goodputs="skip", queue_mean="nonneg",
+              retransmitted="nonneg"),
+         allow_inf=True,   # share_ratio is +inf when the second group has no goodput (documented)
+         extra=(("goodputs too short", dict(goodputs=[1e6]), RAISE, "goodputs"),
+                ("goodputs negative", dict(goodputs=np.full(_N_FLOWS, -1.0)), RAISE,
+                 "goodputs"),
+                ("goodputs nan", dict(goodputs=np.full(_N_FLOWS, np.nan)), RAISE, "goodputs"),
+                ("goodputs a str", dict(goodputs="abc"), RAISE, "goodputs"),
+                ("goodputs None", dict(goodputs=None), RAISE, "goodputs"),
+                ("goodputs 2-D", dict(goodputs=np.ones((2, _N_FLOWS))), RAISE, "goodputs"))),
+]
+MODULE_CASES += [
+    Case("sim.ns3_matrix.MatrixCase.allowance", _method(_MATRIX_CASE, "allowance"),
+         dict(metric="jain"), dict(metric=("choice", _MATRIX_METRICS)),
+         covers=(ns3_matrix.MatrixCase.allowance,)),
+    Case("sim.ns3_matrix.MatrixCase.scenario", _method(_MATRIX_CASE, "scenario"), dict(seed=0),
+         dict(seed="int0"), covers=(ns3_matrix.MatrixCase.scenario,),
+         allow_inf=True),   # a flow's stop = inf: it never stops (documented Flow default)
+]
+MODULE_EXEMPT += [(ns3_matrix.MatrixCase, "scenario record of the fixed matrix: built by ctlcc "
+                                          "(matrix_cases/matrix_case), never from user input"),
+                  (ns3_matrix.matrix_cases, "no arguments: the fixed scenario matrix")]
+
+# --------------------------------------------------------------------------- plots
+from matplotlib.axes import Axes  # noqa: E402
+
+from ctlcc import plots  # noqa: E402
+
+
+def _closing(func):
+    """Call *func* and close any pyplot figure it opened (the harness makes hundreds)."""
+    def call(**kwargs):
+        import matplotlib.pyplot as plt
+        try:
+            return func(**kwargs)
+        finally:
+            plt.close("all")
+    call.__name__ = func.__name__
+    return call
+
+
+_FIGSIZE_BAD = (("figsize a str", dict(figsize="abc"), RAISE, "figsize"),
+                ("figsize one number", dict(figsize=(6.0,)), RAISE, "figsize"),
+                ("figsize negative", dict(figsize=(-1.0, 4.0)), RAISE, "figsize"),
+                ("figsize nan", dict(figsize=(np.nan, 4.0)), RAISE, "figsize"),
+                ("figsize 1e308", dict(figsize=(1e308, 4.0)), RAISE, "figsize"),
+                ("grid of axes beyond memory", dict(nrows=100, ncols=100), RAISE, "nrows"))
+MODULE_CASES += [
+    Case("plots.new_figure", plots.new_figure, dict(nrows=1, ncols=2),
+         dict(nrows="count", ncols="count", figsize="skip"), extra=_FIGSIZE_BAD),
+    Case("plots.pyplot_axes", _closing(plots.pyplot_axes), dict(nrows=1, ncols=2),
+         dict(nrows="count", ncols="count", figsize="skip"), covers=(plots.pyplot_axes,),
+         extra=_FIGSIZE_BAD + (("figsize None", dict(figsize=None), FINITE, "figsize"),)),
+    Case("plots.get_axes", _closing(plots.get_axes), dict(ax=None),
+         dict(ax=("obj", Axes)), none_ok=("ax",), covers=(plots.get_axes,)),
+]
+MODULE_EXEMPT += [(plots.ReportFigure, "report record: a section's finished figure, built by "
+                                       "the section code, not from user input"),
+                  (plots.ReportTable, "report record: a section's finished table, built by "
+                                      "the section code, not from user input")]
