@@ -690,3 +690,78 @@ MODULE_CASES += [
          dict(step="int0", now="nonneg", **_F), extra=_F_BAD,
          covers=(simtesting.SenderHarness.step,)),
 ]
+
+# --------------------------------------------------------------------------- sim.ns3
+# ns-3 itself is an optional extra (not installed in CI's default job): run_ns3 and
+# run_ns3_many are probed for their validation only (it comes before the check for ns-3).
+from ctlcc.sim import ns3  # noqa: E402
+
+_NS3_SCENARIO = ctlcc.sim.scenarios.single_bottleneck(protocol="newreno")
+_NS3_PROTOCOLS = ("reno", "newreno", "cubic")
+_FAMILIES = tuple(ns3.COMPARISON_FAMILIES)
+MODULE_CASES += [
+    Case("sim.ns3.Ns3Options", ns3.Ns3Options, {},
+         dict(sack="bool", recovery=("choice", ("prr", "classic")), timestamps="bool",
+              limited_transmit="bool", data_retries="count", del_ack_count="count",
+              clock_granularity="pos", match_wire_time="bool"),
+         none_ok=("limited_transmit",)),
+    Case("sim.ns3.ns3_header_bytes", ns3.ns3_header_bytes, {}, dict(timestamps="bool")),
+    Case("sim.ns3.wire_rate_scale", ns3.wire_rate_scale, dict(payload_bytes=1000, header_bytes=54),
+         dict(payload_bytes="count", header_bytes="int0", timestamps="bool")),
+    Case("sim.ns3.ns3_job", ns3.ns3_job, dict(scenario=_NS3_SCENARIO, duration=10.0),
+         dict(scenario=("obj", ctlcc.sim.scenarios.Scenario), duration="pos", seed="int0",
+              options=("obj", ns3.Ns3Options), trace="bool", warmup="nonneg",
+              protocols="skip"),
+         none_ok=("options",),
+         extra=(("warmup beyond duration", dict(warmup=20.0), RAISE, "warmup"),
+                ("protocols one too few", dict(protocols=[]), RAISE, "protocols"),
+                ("protocols unknown", dict(protocols=["nope"]), RAISE, "protocols"))),
+    Case("sim.ns3.run_ns3", ns3.run_ns3, dict(scenario=_NS3_SCENARIO, duration=10.0),
+         dict(scenario=("obj", ctlcc.sim.scenarios.Scenario), duration="pos", seed="int0",
+              options=("obj", ns3.Ns3Options), trace="bool", warmup="nonneg", isolate="bool",
+              timeout="pos"),
+         none_ok=("options", "timeout"), run_base=False),
+    Case("sim.ns3.run_ns3_many", ns3.run_ns3_many, dict(runs=[(_NS3_SCENARIO, 10.0)]),
+         dict(runs="skip", isolate="bool", timeout="pos"), none_ok=("timeout",), run_base=False,
+         extra=(("runs a str", dict(runs="abc"), RAISE, "runs"),
+                ("runs None", dict(runs=None), RAISE, "runs"),
+                ("a run of one item", dict(runs=[(_NS3_SCENARIO,)]), RAISE, "runs[0]"),
+                ("a run's duration nan", dict(runs=[(_NS3_SCENARIO, float("nan"))]), RAISE,
+                 "duration"))),
+    Case("sim.ns3.read_ns3_csv", ns3.read_ns3_csv, dict(name="ns3_fig3_7"),
+         dict(name=("obj", str), data_dir="skip"),
+         extra=(("unknown name", dict(name="nope"), RAISE, "name"),
+                ("missing data_dir file", dict(data_dir=str(_TMP)), RAISE, "name"))),
+    Case("sim.ns3.write_ns3_csv", ns3.write_ns3_csv,
+         dict(path=str(_TMP / "ns3.csv"), rows=[{"a": 1.0}], provenance={"k": "v"}),
+         dict(path=("obj", str), rows="skip", provenance="skip"),
+         extra=(("provenance a list", dict(provenance=[1]), RAISE, "provenance"),
+                ("provenance None", dict(provenance=None), RAISE, "provenance"),
+                ("rows empty", dict(rows=[]), RAISE, "rows"),
+                ("rows of floats", dict(rows=[1.5]), RAISE, "rows[0]"),
+                ("rows with other keys", dict(rows=[{"a": 1}, {"b": 2}]), RAISE, "rows[1]"),
+                ("path unwritable", dict(path="/proc/ctlcc-ns3.csv"), RAISE, "path"))),
+    Case("sim.ns3.fig3_7_overlay", ns3.fig3_7_overlay, {},
+         dict(buffer_case=("choice", ("sufficient", "insufficient")))),
+    Case("sim.ns3.provenance", ns3.provenance, dict(ns3_version="3.44"),
+         dict(options=("obj", ns3.Ns3Options), seeds=("seq0", "int0"), command=("obj", str),
+              ns3_version=("obj", str)),
+         none_ok=("options", "seeds", "command", "ns3_version")),
+    Case("sim.ns3.comparison_cases", ns3.comparison_cases, dict(family="fig3_7"),
+         dict(family=("choice", _FAMILIES), protocol=("choice", _NS3_PROTOCOLS), quick="bool"),
+         allow_inf=True),   # flows' stop = inf: they never stop (documented Flow default)
+    Case("sim.ns3.comparison_variants", ns3.comparison_variants, dict(family="loss"),
+         dict(family=("choice", _FAMILIES))),
+]
+MODULE_EXEMPT += [
+    (ns3.Ns3UnavailableError, "exception class: ns-3 is not installed"),
+    (ns3.Ns3FlowStats, _RESULT + " (run_ns3 builds it)"),
+    (ns3.Ns3QueueStats, _RESULT + " (run_ns3 builds it)"),
+    (ns3.Ns3Traces, _RESULT + " (run_ns3 builds it)"),
+    (ns3.Ns3Result, _RESULT + " (run_ns3 builds it)"),
+    (ns3.Ns3Table, _RESULT + " (read_ns3_csv builds it)"),
+    (ns3.ComparisonCase, _RESULT + " (comparison_cases builds it)"),
+    (ns3.ns3_available, "no arguments: whether ns-3's bindings import"),
+    (ns3.Ns3Table.where, "selection helper of a result table read from a shipped CSV: its "
+                         "keyword filters are column names and values of that table"),
+]
