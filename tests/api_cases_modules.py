@@ -765,3 +765,12 @@ MODULE_EXEMPT += [
     (ns3.Ns3Table.where, "selection helper of a result table read from a shipped CSV: its "
                          "keyword filters are column names and values of that table"),
 ]
+
+# --------------------------------------------------------------------------- cli
+from ctlcc import cli  # noqa: E402
+
+MODULE_EXEMPT += [
+    (cli.main, "takes an argv list: every subcommand's bad arguments are probed by "
+               "tests/test_cli_errors.py (exit status 2, one error line, no traceback)"),
+    (cli.build_parser, "no arguments: the argparse parser that main uses"),
+]

@@ -38,7 +38,7 @@ PUBLIC_MODULES = (
     # issue 23: the modules the first tables left out (tests/api_cases_modules.py)
     "ctlcc.laws.aqm", "ctlcc.laws.cubic", "ctlcc.laws.prr", "ctlcc.analysis.aqm", "ctlcc.sweep",
     "ctlcc.sim.ns3_matrix", "ctlcc.plots", "ctlcc.ledger", "ctlcc.report", "ctlcc.sim.testing",
-    "ctlcc.sim.ns3",
+    "ctlcc.sim.ns3", "ctlcc.cli",
 )
 
 
