@@ -33,7 +33,7 @@ folder is checked before any work:
 >>> check_out_dir(notes)
 Traceback (most recent call last):
 ...
-ctlcc.report.ReportOutputError: --out '...notes.txt' is a file, not a folder
+ctlcc.report.ReportOutputError: --out '...notes.txt' is a file, not a folder; got out_dir='...notes.txt'
 """
 
 import csv

@@ -101,7 +101,7 @@ class Spec:
     ...      grid={"gain": [0.1]})
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: axis 'gain' is not a parameter of kind 'analysis' (loop='stpd'); valid: 'kd', 'kp', 'loop', 'm', 'm_max', 'model'
+    ctlcc.errors.ParameterError: axis 'gain' is not a parameter of kind 'analysis' (loop='stpd'); valid: 'kd', 'kp', 'loop', 'm', 'm_max', 'model'; got gain=0.1
     """
 
     kind: str
@@ -196,7 +196,8 @@ class Spec:
             raise ParameterError(f"spec file cannot be read ({err.strerror or err}): got "
                                  f"path={shown!r}") from None
         except tomllib.TOMLDecodeError as err:
-            raise ParameterError(f"spec file is not valid TOML ({err}): got path={shown!r}") from None
+            raise ParameterError(f"spec file is not valid TOML ({err}): got "
+                                 f"path={shown!r}") from None
         data.setdefault("name", path.stem)
         return cls.from_dict(data)
 

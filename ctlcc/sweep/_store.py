@@ -200,7 +200,8 @@ class Store:
                 table = pq.read_table(self.out)
             except pa.ArrowInvalid as err:
                 raise ParameterError(f"out {str(self.out)!r} exists but is not a Parquet "
-                                     f"file ({err}); pass a new path or overwrite=True; got {str(self.out)!r}") from err
+                                     f"file ({err}); pass a new path or overwrite=True; "
+                                     f"got {str(self.out)!r}") from err
             stored = (table.schema.metadata or {}).get(_META_HASH, b"").decode()
         else:
             stored = ""
