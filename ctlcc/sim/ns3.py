@@ -1004,7 +1004,7 @@ def comparison_cases(family, protocol="newreno", quick=False):
     Parameters
     ----------
     family : {"fig3_7", "loss", "dumbbell"}
-    protocol : str
+    protocol : str, SenderSpec, WindowLaw or RateLaw
         ctlcc protocol of every flow ("reno" and "newreno" both run ns-3's
         NewReno).
     quick : bool
@@ -1024,7 +1024,9 @@ def comparison_cases(family, protocol="newreno", quick=False):
     from .scenarios import preset
 
     check_choice("family", family, COMPARISON_FAMILIES)
-    check_instance("protocol", protocol, str)
+    from ..laws.user import RateLaw, WindowLaw
+    from .senders import SenderSpec
+    check_instance("protocol", protocol, (str, SenderSpec, WindowLaw, RateLaw))
     check_bool("quick", quick)
     cases = []
     if family == "fig3_7":
