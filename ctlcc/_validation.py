@@ -161,6 +161,23 @@ def check_positive_int(name, value, maximum=None):
     return _check_int(name, value, 1, maximum)
 
 
+#: Largest number of worker processes a call may start: each holds its own
+#: interpreter, numpy and compiled engine (some 200 MB), so a thousand of them
+#: is already beyond a large machine's memory; a typo such as ``jobs=10**9``
+#: is refused instead of forking until the machine stalls. [1]
+MAX_WORKERS = 1024
+
+
+def check_workers(name, value):
+    """Check a worker-process count: an integer in [1, :data:`MAX_WORKERS`]."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) \
+            and value > MAX_WORKERS:
+        raise ParameterError(
+            f"{name} must be an integer >= 1 and <= {MAX_WORKERS} (MAX_WORKERS: worker "
+            f"processes of some 200 MB each, what memory allows), got {value!r}")
+    return _check_int(name, value, 1, MAX_WORKERS)
+
+
 def check_nonnegative_int(name, value, maximum=None):
     """Check that *value* is an integer >= 0 (and <= *maximum*); return an ``int``."""
     return _check_int(name, value, 0, maximum)
@@ -279,23 +296,30 @@ def check_sequence(name, value, item=None, min_length=1, max_length=None):
     return items
 
 
-def check_result(what, value, **inputs):
+def check_result(what, value, positive=False, **inputs):
     """Refuse a NaN or infinite *value* computed from finite *inputs*.
 
     Float overflow (``1e308 / 0.2``) or 0/0 would otherwise hand back inf or
     NaN silently; the message names every input (as the caller wrote them)
-    with its value, so the user sees which one is out of range.  Sympy
-    values pass unchecked.
+    with its value, so the user sees which one is out of range.  With
+    ``positive=True`` a value that underflowed to 0 (or below) is refused
+    too (a pole or gain of ``1e-300 ** 2``).  Sympy values pass unchecked.
     """
     if is_symbolic(value):
         return value
     arr = np.asarray(value)
-    if arr.dtype.kind not in "fc" or np.all(np.isfinite(arr)):
+    if arr.dtype.kind not in "fc" and not (positive and arr.dtype.kind in "iu"):
+        return value
+    bad = ~np.isfinite(arr)
+    if positive and arr.dtype.kind != "c":
+        bad |= ~(arr > 0)
+    if not np.any(bad):
         return value
     given = ", ".join(f"{k}={_describe(np.asarray(v, dtype=float)) if not is_symbolic(v) else v}"
                       for k, v in inputs.items())
+    state = "positive and finite" if positive else "finite"
     raise ParameterError(
-        f"{what} is not finite (got {_describe(arr[~np.isfinite(arr)])}) for {given}: "
+        f"{what} is not {state} (got {_describe(arr[bad])}) for {given}: "
         "the inputs are beyond double precision's range")
 
 

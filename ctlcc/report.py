@@ -33,7 +33,7 @@ folder is checked before any work:
 >>> check_out_dir(notes)
 Traceback (most recent call last):
 ...
-ctlcc.report.ReportOutputError: --out '...notes.txt' is a file, not a folder
+ctlcc.report.ReportOutputError: --out '...notes.txt' is a file, not a folder; got out_dir='...notes.txt'
 """
 
 import csv
@@ -52,6 +52,7 @@ from pathlib import Path
 
 from .claims import Claim
 from . import _data
+from ._validation import check_bool, check_workers
 from .errors import ParameterError
 from .plots import ReportFigure, ReportTable
 from .references import short
@@ -241,14 +242,19 @@ def build_report(out_dir="ctlcc-report", sections=None, dpi=150, log=None, *, jo
     """
     chosen = _check_sections(sections)
     formats = _check_formats(formats)
-    if style not in STYLES:
+    if not isinstance(style, str) or style not in STYLES:
         raise ParameterError(f"style must be one of {', '.join(STYLES)}; got {style!r}")
     if isinstance(dpi, bool) or not isinstance(dpi, int) or not 30 <= dpi <= 1200:
         raise ParameterError(f"dpi must be an integer in [30, 1200]; got {dpi!r}")
     if jobs is None:
         jobs = os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ParameterError(f"jobs must be an integer >= 1; got {jobs!r}")
+    jobs = check_workers("jobs", jobs)
+    check_bool("reuse", reuse)
+    check_bool("force", force)
+    for name, value in (("log", log), ("progress", progress)):
+        if value is not None and not callable(value):
+            raise ParameterError(f"{name} must be callable (e.g. print) or None, got "
+                                 f"{type(value).__name__} {value!r:.80}")
     out = check_out_dir(out_dir, force=force)
     log = log or (lambda line: None)
     progress = progress or (lambda line: None)
@@ -308,24 +314,30 @@ def check_out_dir(out_dir, force=False):
         path under a file, not writable, or a folder holding files the
         report did not write (not in its manifest, or changed since).
     """
+    if out_dir is not None and not isinstance(out_dir, (str, os.PathLike)):
+        raise ReportOutputError(f"--out must name a folder (out_dir: a str or Path), got "
+                                f"{type(out_dir).__name__} {out_dir!r:.100}")
+    check_bool("force", force)
     if out_dir is None or not str(out_dir).strip():
-        raise ReportOutputError(f"--out must name a folder; got {str(out_dir or '')!r}")
+        raise ReportOutputError(f"--out must name a folder; got {str(out_dir or '')!r} (out_dir)")
     shown = str(out_dir)
     path = Path(out_dir).expanduser().absolute()
     if path.exists() and not path.is_dir():
-        raise ReportOutputError(f"--out {shown!r} is a file, not a folder")
+        raise ReportOutputError(f"--out {shown!r} is a file, not a folder; got out_dir={shown!r}")
     ancestor = path
     while not ancestor.exists():
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise ReportOutputError(f"--out {shown!r} lies under {str(ancestor)!r}, which is a file")
+        raise ReportOutputError(f"--out {shown!r} lies under {str(ancestor)!r}, which is a file; "
+                                f"got out_dir={shown!r}")
     if not _writable(ancestor if ancestor != path else path.parent):
         where = ancestor if ancestor != path else path.parent
         raise ReportOutputError(f"--out {shown!r}: cannot write in {str(where)!r} (read-only or "
-                                f"no permission)")
+                                f"no permission); got out_dir={shown!r}")
     if path.is_dir():
         if not _writable(path):
-            raise ReportOutputError(f"--out {shown!r}: the folder is not writable")
+            raise ReportOutputError(f"--out {shown!r}: the folder is not writable; got "
+                                    f"out_dir={shown!r}")
         foreign = _foreign_files(path, _read_manifest(path))
         if foreign and not force:
             listed = ", ".join(sorted(foreign)[:3]) + (", ..." if len(foreign) > 3 else "")
@@ -334,7 +346,7 @@ def check_out_dir(out_dir, force=False):
             raise ReportOutputError(
                 f"--out {shown!r} is {kind} ({len(foreign)} other files: {listed}); choose a new "
                 f"or empty folder, or pass --force to write beside them (they are never "
-                f"overwritten)")
+                f"overwritten); got out_dir={shown!r}")
     return path.resolve() if path.exists() else path
 
 
@@ -690,20 +702,33 @@ def _check_sections(sections):
         return known
     if isinstance(sections, str):
         sections = [sections]
-    unknown = [name for name in sections if name not in known]
-    if unknown:
-        raise ParameterError(f"sections: unknown {unknown}; available: {', '.join(known)}")
+    if isinstance(sections, (bytes, dict)) or not hasattr(sections, "__iter__"):
+        raise ParameterError(f"sections must be a list of section names or None, got "
+                             f"{sections!r:.100}")
+    sections = list(sections)
+    unknown = [name for name in sections if not isinstance(name, str) or name not in known]
+    if unknown or not sections:
+        raise ParameterError(f"sections: unknown {unknown}; available: {', '.join(known)}; "
+                             f"got {sections!r:.200}")
+    if len(set(sections)) != len(sections):
+        raise ParameterError(f"sections must not repeat a name, got {sections!r:.200}")
     return list(dict.fromkeys(list(sections) + [_ALWAYS]))
 
 
 def _check_formats(formats):
     if isinstance(formats, str):
         formats = [f.strip() for f in formats.split(",") if f.strip()]
-    formats = list(dict.fromkeys(formats))
-    bad = [f for f in formats if f not in FORMATS]
-    if bad or not formats:
+    if isinstance(formats, (bytes, dict)) or not hasattr(formats, "__iter__"):
+        raise ParameterError(f"formats must be a subset of {', '.join(FORMATS)}, got "
+                             f"{formats!r:.100}")
+    given = list(formats)
+    bad = [f for f in given if not isinstance(f, str) or f not in FORMATS]
+    if bad or not given:
         raise ParameterError(f"format must be a comma-separated subset of {', '.join(FORMATS)}; "
-                             f"got {','.join(map(str, formats)) or repr('')}")
+                             f"got {','.join(map(str, given)) or repr('')} (formats)")
+    formats = list(dict.fromkeys(given))
+    if len(formats) != len(given):
+        raise ParameterError(f"formats must not repeat a format, got {given!r}")
     return tuple(formats)
 
 

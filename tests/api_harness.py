@@ -271,7 +271,7 @@ def call_with_timeout(func, kwargs, timeout=CALL_TIMEOUT):
 def non_finite(value, allow_inf=False, _depth=0, nan_ok=()):
     """Path of the first NaN (or inf) inside a result, else None.
 
-    Dataclass fields named in *nan_ok* are skipped (documented NaN).
+    Dataclass fields and dict keys named in *nan_ok* are skipped (documented NaN).
     """
     if _depth > 6:
         return None
@@ -300,6 +300,8 @@ def non_finite(value, allow_inf=False, _depth=0, nan_ok=()):
         return None
     if isinstance(value, dict):
         for k, x in list(value.items())[:200]:
+            if k in nan_ok:
+                continue
             found = non_finite(x, allow_inf, _depth + 1, nan_ok)
             if found:
                 return f"[{k!r}] {found}"

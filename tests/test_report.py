@@ -237,7 +237,7 @@ def test_formats_and_dpi(tmp_path, fake_sections):
         _build(out, formats="bmp")
     with pytest.raises(ParameterError, match=r"dpi must be an integer in \[30, 1200\]; got 5"):
         _build(out, dpi=5)
-    with pytest.raises(ParameterError, match=r"jobs must be an integer >= 1; got 0"):
+    with pytest.raises(ParameterError, match=r"jobs must be an integer >= 1 and <= 1024, got 0"):
         _build(out, jobs=0)
     with pytest.raises(ParameterError, match=r"style must be one of paper, slides; got 'poster'"):
         _build(out, style="poster")

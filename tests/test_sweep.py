@@ -176,7 +176,7 @@ def test_bad_run_arguments(tmp_path):
     spec = _stpd_spec()
     with pytest.raises(ParameterError, match="out must end in .parquet or .csv"):
         run(spec, tmp_path / "r.txt", jobs=1, progress=False)
-    with pytest.raises(ParameterError, match="jobs must be an integer >= 1, got 0"):
+    with pytest.raises(ParameterError, match=r"jobs must be an integer >= 1 and <= 1024, got 0"):
         run(spec, jobs=0, progress=False)
     with pytest.raises(ParameterError, match="scheduler must be an address like"):
         run(spec, client="localhost", progress=False)

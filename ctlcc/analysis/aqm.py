@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .._validation import check_nonnegative, check_positive
+from .._validation import check_nonnegative, check_positive, check_result
 from ..errors import ParameterError
 from ..laws import aqm as _aqm
 from ..laws import tcp as _tcp
@@ -88,8 +88,8 @@ class RenoPlant:
     queue_pole: float
 
     def response(self, omega):
-        """P(j omega) with the delay e^{-j omega R0}. [packets]"""
-        s = 1j * np.asarray(omega, dtype=float)
+        """P(j omega) with the delay e^{-j omega R0}; omega >= 0 [rad/s]. [packets]"""
+        s = 1j * check_nonnegative("omega", omega)
         return (self.gain * np.exp(-s * self.round_trip)
                 / ((s + self.window_pole) * (s + self.queue_pole)))
 
@@ -126,8 +126,9 @@ class AqmLoop:
     encirclements: int
 
     def controller_response(self, omega):
-        """C(j omega). [1/packet]"""
-        s = 1j * np.asarray(omega, dtype=float)
+        """C(j omega); omega >= 0, > 0 for PI (its integrator) [rad/s]. [1/packet]"""
+        s = 1j * (check_positive("omega", omega) if self.kind == "pi"
+                  else check_nonnegative("omega", omega))
         if self.kind == "red":
             slope, pole = self.controller
             return slope * pole / (s + pole)
@@ -151,6 +152,11 @@ class AqmLoop:
     def oscillation_period(self):
         """2 pi / w_180, the period an unstable loop oscillates near. [s]"""
         return 2.0 * math.pi / self.phase_crossover
+
+
+#: Largest number of linearly spaced frequencies of one loop's Nyquist grid (8 bytes
+#: each, several arrays of them): a pole of 1e300 rad/s is refused, not allocated. [1]
+MAX_GRID = 10**7
 
 
 # --------------------------------------------------------------------------- plant
@@ -201,7 +207,15 @@ def reno_plant(n_flows, capacity, propagation_delay, queue):
     c = float(check_positive("capacity", capacity, scalar=True))
     tp = float(check_positive("propagation_delay", propagation_delay, scalar=True))
     q0 = float(check_nonnegative("queue", queue, scalar=True))
+    inputs = dict(n_flows=n, capacity=c, propagation_delay=tp, queue=q0)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        w0 = (np.float64(q0) / c + tp) * c / n
+    check_result("reno_plant's operating window W0 = (q0/C + Tp) C / N", w0, positive=True,
+                 **inputs)
     gain, a, b, r0, w0, p0 = _derived_plant(n, c, tp, q0)
+    for what, value in (("the gain C^2/(2N)", gain), ("the window pole 2N/(R0^2 C)", a),
+                        ("the queue pole 1/R0", b)):
+        check_result(f"reno_plant's {what}", value, positive=True, **inputs)
     if p0 > 1.0:
         raise ParameterError(
             "queue: the operating point needs W0 = (q0/C + Tp) C / N >= sqrt(2) so that "
@@ -279,11 +293,16 @@ def red_operating_point(n_flows, capacity, propagation_delay, red):
                                    red.max_probability) - 2.0 * n * n / ((q / c + tp) * c) ** 2)
 
     low, high = red.min_threshold, red.max_threshold
-    if excess(low) >= 0.0 or excess(high) <= 0.0:
+    try:
+        outside = excess(low) >= 0.0 or excess(high) <= 0.0
+    except (OverflowError, ZeroDivisionError):   # (q/C + Tp) C squared beyond double range
+        check_result("red_operating_point's Reno probability 2N^2/((q/C + Tp) C)^2", math.inf,
+                     n_flows=n, capacity=c, propagation_delay=tp)
+    if outside:
         raise ParameterError(
             f"red: the operating point must lie on RED's ramp ({low:g} < q0 < {high:g} "
-            f"packets) for the linear analysis; with n_flows={n_flows!r}, capacity="
-            f"{capacity!r}, propagation_delay={propagation_delay!r} it does not")
+            f"packets) for the linear analysis; got n_flows={n_flows!r}, capacity="
+            f"{capacity!r}, propagation_delay={propagation_delay!r}, where it does not")
     for _ in range(200):
         mid = 0.5 * (low + high)
         if excess(mid) > 0.0:
@@ -325,7 +344,9 @@ def red_loop(n_flows, capacity, propagation_delay, red, averaging=None):
     plant = reno_plant(n_flows, capacity, propagation_delay, q0)
     pole = (_aqm.red_averaging_pole(red.weight, plant.capacity) if averaging is None
             else float(check_positive("averaging", averaging, scalar=True)))
-    return _loop(plant, "red", (red.slope, pole))
+    return _loop(plant, "red", (red.slope, pole),
+                 dict(n_flows=plant.n_flows, capacity=plant.capacity,
+                      propagation_delay=plant.propagation_delay, averaging=pole))
 
 
 def pi_loop(n_flows, capacity, propagation_delay, pi):
@@ -369,7 +390,9 @@ def pi_loop(n_flows, capacity, propagation_delay, pi):
     zero = 2.0 * pi.sampling_frequency * (pi.a - pi.b) / (pi.a + pi.b)
     gain = zero * (pi.a + pi.b) / 2.0
     plant = reno_plant(n_flows, capacity, propagation_delay, pi.reference)
-    return _loop(plant, "pi", (gain, zero))
+    return _loop(plant, "pi", (gain, zero),
+                 dict(n_flows=plant.n_flows, capacity=plant.capacity,
+                      propagation_delay=plant.propagation_delay, pi_zero=zero))
 
 
 def red_stability_condition(n_flows, capacity, round_trip, red, averaging=None):
@@ -409,15 +432,25 @@ def red_stability_condition(n_flows, capacity, round_trip, red, averaging=None):
     n = float(check_positive("n_flows", n_flows, scalar=True))
     c = float(check_positive("capacity", capacity, scalar=True))
     r = float(check_positive("round_trip", round_trip, scalar=True))
+    if not isinstance(red, _aqm.RedParams):
+        raise ParameterError(f"red must be a RedParams, got {red!r}")
     pole = (_aqm.red_averaging_pole(red.weight, c) if averaging is None
             else float(check_positive("averaging", averaging, scalar=True)))
-    w_g = 0.1 * min(2.0 * n / (r * r * c), 1.0 / r)
-    return bool(red.slope * (r * c) ** 3 / (2.0 * n) ** 2 <= math.hypot(w_g / pole, 1.0))
+    inputs = dict(n_flows=n, capacity=c, round_trip=r, averaging=pole)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        n64, c64, r64 = np.float64(n), np.float64(c), np.float64(r)
+        w_g = 0.1 * min(2.0 * n64 / (r64 * r64 * c64), 1.0 / r64)
+        left = red.slope * (r64 * c64) ** 3 / (2.0 * n64) ** 2
+        right = np.hypot(w_g / pole, 1.0)
+    for what, value in (("the crossover w_g", w_g), ("L_RED (R C)^3/(2N)^2", left),
+                        ("sqrt(w_g^2/K^2 + 1)", right)):
+        check_result(f"red_stability_condition's {what}", value, positive=True, **inputs)
+    return bool(left <= right)
 
 
-def _loop(plant, kind, controller):
+def _loop(plant, kind, controller, inputs):
     probe = AqmLoop(plant, kind, controller, math.nan, math.nan, math.nan, math.nan, 0)
-    omega = _grid(plant, kind, controller)
+    omega = _grid(plant, kind, controller, inputs)
     values = probe.response(omega)
     magnitude = np.abs(values)
     phase = np.unwrap(np.angle(values))
@@ -452,15 +485,22 @@ def _loop(plant, kind, controller):
                    gain_margin, 2 * net)
 
 
-def _grid(plant, kind, controller):
+def _grid(plant, kind, controller, inputs):
     """Frequencies from far below the slowest pole to where |L| has long fallen below 1/10."""
     poles = [plant.window_pole, plant.queue_pole, controller[1]]
     low = min(poles) * 1e-4
     high = max(poles) * 1e3
     probe = AqmLoop(plant, kind, controller, 0, 0, 0, 0, 0)
-    while abs(probe.response(high)) > 0.1:
+    check_result("the loop's frequency range", np.array([low, high]), positive=True, **inputs)
+    while abs(probe.response(high)) > 0.1 and high < 1e300:
         high *= 10.0
     step = math.pi / (40.0 * plant.round_trip)   # resolves the delay's phase
+    points = (high - 10 * step) / step
+    if points > MAX_GRID:
+        raise ParameterError(
+            f"the loop's frequency grid would need {points:.3g} points (more than {MAX_GRID}, "
+            f"what memory allows for one loop: up to {high:.3g} rad/s in steps of pi/(40 R0) = "
+            f"{step:.3g} rad/s), got " + ", ".join(f"{k}={v!r}" for k, v in inputs.items()))
     logs = np.geomspace(low, min(high, 10 * step), 2000)
     linear = np.arange(10 * step, high, step) if high > 10 * step else np.zeros(0)
     return np.unique(np.concatenate([logs, linear]))

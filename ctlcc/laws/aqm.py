@@ -67,7 +67,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import (check_bool, check_interval, check_nonnegative, check_positive,
-                           check_result)
+                           check_result, finite_result)
 from ..errors import ParameterError
 from ._core import law_core
 
@@ -592,6 +592,7 @@ def pi_update(p_previous, queue, queue_previous, params):
                           params.reference, params.a, params.b)
 
 
+@finite_result
 def pi_coefficients(gain, zero, sampling_frequency):
     """(a, b) of the discrete PI from K_PI (s/z + 1)/s by the Tustin transform.
 
@@ -669,10 +670,18 @@ def pi_design(n_flows, capacity, round_trip, crossover=None):
     >>> round(zero, 4), f"{gain:.3g}"
     (0.5258, '9.64e-06')
     """
-    n = check_positive("n_flows", n_flows, scalar=True)
-    c = check_positive("capacity", capacity, scalar=True)
-    r = check_positive("round_trip", round_trip, scalar=True)
-    zero = 2.0 * n / (r * r * c)
-    w = zero if crossover is None else check_positive("crossover", crossover, scalar=True)
-    gain = w * math.hypot(w * r, 1.0) * (2.0 * n) ** 2 / (r * c) ** 3
-    return check_result("pi_design", gain, n_flows=n, capacity=c, round_trip=r), zero
+    n = float(check_positive("n_flows", n_flows, scalar=True))
+    c = float(check_positive("capacity", capacity, scalar=True))
+    r = float(check_positive("round_trip", round_trip, scalar=True))
+    inputs = dict(n_flows=n, capacity=c, round_trip=r)
+    if crossover is not None:
+        inputs["crossover"] = float(check_positive("crossover", crossover, scalar=True))
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        n64, c64, r64 = np.float64(n), np.float64(c), np.float64(r)
+        zero = 2.0 * n64 / (r64 * r64 * c64)
+        w = zero if crossover is None else np.float64(inputs["crossover"])
+        gain = w * np.hypot(w * r64, 1.0) * (2.0 * n64) ** 2 / (r64 * c64) ** 3
+    # overflow or underflow (a zero of 1e-300 flows) is refused, naming every input
+    check_result("pi_design's zero 2N/(R^2 C)", zero, positive=True, **inputs)
+    check_result("pi_design's gain K_PI", gain, positive=True, **inputs)
+    return float(gain), float(zero)

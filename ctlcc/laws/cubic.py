@@ -57,7 +57,8 @@ References
 RFC 9438 (Xu, Ha, Rhee, Goel, Eggert 2023), §4.1-4.8 and §5.
 """
 
-from .._validation import check_bool, check_interval, check_nonnegative, check_positive
+from .._validation import (check_bool, check_interval, check_nonnegative, check_positive,
+                           finite_result)
 from ..errors import ParameterError
 from ._core import law_core
 
@@ -93,6 +94,7 @@ def alpha_cubic_core(beta):
     return 3 * (1 - beta) / (1 + beta)
 
 
+@finite_result
 def alpha_cubic(beta=BETA):
     """alpha_cubic, the Reno-friendly region's additive increase.
 
@@ -129,6 +131,7 @@ def epoch_start_core(w_max, cwnd_epoch, c):
     return k_core(w_max, cwnd_epoch, c), w_max
 
 
+@finite_result
 def epoch_start(w_max, cwnd_epoch, c=C):
     """K and the plateau W_max of a new congestion-avoidance epoch.
 
@@ -170,6 +173,7 @@ def window_core(t, k, w_max, c):
     return c * (t - k) ** 3 + w_max
 
 
+@finite_result
 def window(t, k, w_max, c=C):
     """CUBIC's window function W_cubic(t).
 
@@ -244,6 +248,7 @@ def congestion_avoidance_core(cwnd, w_est, cwnd_prior, t, rtt, k, w_max, c, beta
     return increase_core(cwnd, target), w_est
 
 
+@finite_result
 def congestion_avoidance(cwnd, w_est, cwnd_prior, t, rtt, k, w_max, c=C, beta=BETA,
                          friendly=True):
     """CUBIC's window after one ACK in congestion avoidance.
@@ -317,6 +322,7 @@ def loss_core(cwnd, w_max, beta, fast_convergence):
     return ssthresh, w_max
 
 
+@finite_result
 def loss(cwnd, w_max, beta=BETA, fast_convergence=True):
     """CUBIC's ssthresh and new W_max on a congestion event.
 
@@ -356,6 +362,7 @@ def loss(cwnd, w_max, beta=BETA, fast_convergence=True):
     return loss_core(float(cwnd), float(w_max), float(beta), fast_convergence)
 
 
+@finite_result
 def average_window(loss_probability, round_trip, c=C, beta=BETA):
     """CUBIC's average window under periodic loss (RFC 9438 §5.1's response function).
 

@@ -54,7 +54,8 @@ RFC 6937 (Mathis, Dukkipati, Cheng 2013), §3 (algorithm) and §5 (properties).
 
 import math
 
-from .._validation import check_bool, check_nonnegative, check_positive
+from .._validation import (check_bool, check_nonnegative, check_positive, check_sequence,
+                           finite_result)
 from ..errors import ParameterError
 from ._core import law_core
 
@@ -84,6 +85,7 @@ def cwnd_core(pipe, sndcnt):
     return pipe + sndcnt
 
 
+@finite_result
 def sndcnt(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs,
            conservative=False):
     """Segments PRR lets the sender send on this ACK (RFC 6937 §3).
@@ -138,6 +140,7 @@ def sndcnt(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs,
     return int(out) if float(out).is_integer() else out
 
 
+@finite_result
 def recovery_sends(delivered, lost_in_flight, ssthresh, recover_fs, conservative=False):
     """Segments PRR sends on each ACK of a recovery, ACK by ACK.
 
@@ -178,6 +181,7 @@ def recovery_sends(delivered, lost_in_flight, ssthresh, recover_fs, conservative
         raise ParameterError(f"lost_in_flight must be <= recover_fs = {recover_fs!r}, "
                              f"got {lost_in_flight!r}")
     check_bool("conservative", conservative)
+    delivered = check_sequence("delivered", delivered, min_length=0)
     pipe = recover_fs - lost
     prr_delivered = prr_out = 0.0
     out = []

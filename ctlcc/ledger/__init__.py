@@ -36,12 +36,14 @@ import csv
 import importlib
 import io
 import math
+import os
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..claims import KINDS, VERDICTS, Claim
+from .._validation import check_instance, check_nonnegative, check_positive_int
 from ..errors import ParameterError
 from ..references import REFERENCES
 
@@ -201,6 +203,9 @@ class Ledger:
                 for claim in self.claims]
 
     def filtered(self, papers=None, verdicts=None, kinds=None):
+        papers = _check_names("papers", papers, tuple(REFERENCES))
+        verdicts = _check_names("verdicts", verdicts, VERDICTS)
+        kinds = _check_names("kinds", kinds, KINDS)
         """The ledger restricted to some papers, verdicts and/or kinds."""
         keep = tuple(c for c in self.claims
                      if (not papers or c.paper in papers) and (not verdicts or c.verdict in verdicts)
@@ -261,6 +266,11 @@ def build_ledger(sources=None, log=None):
     ParameterError
         An unknown source name.
     """
+    if sources is not None:
+        sources = _check_names("sources", sources, tuple(source_names()))
+    if log is not None and not callable(log):
+        raise ParameterError(f"log must be callable (e.g. print) or None, got "
+                             f"{type(log).__name__} {log!r:.80}")
     chosen = [_source(name) for name in (source_names() if sources is None else sources)]
     log = log or (lambda line: None)
     batches, failures = [], []
@@ -287,6 +297,16 @@ def merge_claims(batches):
     ValueError
         Two checked claims (or two unchecked ones) share an id.
     """
+    if isinstance(batches, (str, bytes, dict)) or not hasattr(batches, "__iter__"):
+        raise ParameterError(f"batches must be a list of (source name, claims) pairs, got "
+                             f"{batches!r:.100}")
+    batches = list(batches)
+    for i, batch in enumerate(batches):
+        if not (isinstance(batch, (tuple, list)) and len(batch) == 2
+                and isinstance(batch[0], str) and hasattr(batch[1], "__iter__")
+                and all(isinstance(c, Claim) for c in batch[1])):
+            raise ParameterError(f"batches[{i}] must be a (source name, list of Claim) pair, "
+                                 f"got {batch!r:.100}")
     merged, origin = {}, {}
     for name, claims in batches:
         for claim in claims:
@@ -295,8 +315,9 @@ def merge_claims(batches):
                 old_open = old.verdict == "not yet checked"
                 new_open = claim.verdict == "not yet checked"
                 if old_open == new_open:
-                    raise ValueError(f"claim id {claim.id!r} given twice (sources "
-                                     f"{origin[claim.id]!r} and {name!r})")
+                    raise ParameterError(f"claim id {claim.id!r} given twice (sources "
+                                         f"{origin[claim.id]!r} and {name!r}): batches must "
+                                         f"give each id once, got it twice")
                 if new_open:
                     continue
             merged[claim.id] = claim
@@ -306,11 +327,19 @@ def merge_claims(batches):
 
 def write_claims_csv(ledger, path):
     """Write the ledger as CSV (columns :data:`COLUMNS`) to a path or an open text file."""
+    check_instance("ledger", ledger, Ledger)
     if hasattr(path, "write"):
         _write_rows(ledger, path)
         return
-    with Path(path).open("w", newline="") as handle:
-        _write_rows(ledger, handle)
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ParameterError(f"path must be a file name (str or Path) or an open text file, got "
+                             f"{type(path).__name__} {path!r:.100}")
+    try:
+        with Path(path).open("w", newline="", encoding="utf-8") as handle:
+            _write_rows(ledger, handle)
+    except OSError as err:
+        raise ParameterError(f"path cannot be written ({err.strerror or err}); got "
+                             f"{str(path)!r}") from None
 
 
 def _write_rows(ledger, handle):
@@ -330,16 +359,36 @@ def read_claims_csv(path):
     ParameterError
         *path* does not exist or lacks the ledger's columns.
     """
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ParameterError(f"path must be the name of a claims.csv file (str or Path), got "
+                             f"{type(path).__name__} {path!r}")
     path = Path(path)
+    if path.is_dir():
+        raise ParameterError(f"path: claims file {str(path)!r} is a folder, not a CSV file; "
+                             f"got path={str(path)!r}")
     if not path.is_file():
-        raise ParameterError(f"claims file {str(path)!r} does not exist")
-    with path.open(newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
-        if missing:
-            raise ParameterError(f"claims file {str(path)!r} lacks columns {missing}")
-        claims, origin = [], {}
-        for row in reader:
+        raise ParameterError(f"path: claims file {str(path)!r} does not exist; got "
+                             f"path={str(path)!r}")
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            return _read_claims(handle, path)
+    except UnicodeDecodeError as err:
+        raise ParameterError(f"path: claims file {str(path)!r} is not UTF-8 text ({err.reason} "
+                             f"at byte {err.start}); got path={str(path)!r}") from None
+    except OSError as err:
+        raise ParameterError(f"path: claims file {str(path)!r} cannot be read "
+                             f"({err.strerror or err}); got path={str(path)!r}") from None
+
+
+def _read_claims(handle, path):
+    reader = csv.DictReader(handle)
+    missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
+    if missing:
+        raise ParameterError(f"path: claims file {str(path)!r} lacks columns {missing}; got "
+                             f"columns {list(reader.fieldnames or ())}")
+    claims, origin = [], {}
+    for line, row in enumerate(reader, start=2):
+        try:
             claims.append(Claim(
                 id=row["id"], paper=row["paper"], location=row["location"], claim=row["claim"],
                 published=_number(row["published"]), value=_number(row["value"]),
@@ -354,7 +403,10 @@ def read_claims_csv(path):
                 implied_tolerance=_number(row["implied_tolerance"]),
                 implied_basis=row["implied_basis"], inventory_id=row["inventory_id"],
                 other_evidence=row["other_evidence"]))
-            origin[row["id"]] = row["source"]
+        except (ValueError, TypeError, AttributeError) as err:
+            raise ParameterError(f"path: claims file {str(path)!r}, line {line}, is not a "
+                                 f"claim record ({err}); got {dict(row)!r:.300}") from None
+        origin[row["id"]] = row["source"]
     return Ledger(tuple(claims), origin)
 
 
@@ -371,6 +423,8 @@ def format_table(ledger, width=120):
     -------
     str
     """
+    check_instance("ledger", ledger, Ledger)
+    width = check_positive_int("width", width, maximum=MAX_WIDTH)
     columns = ("id", "location", "verdict", "published", "ctlcc", "claim")
     rows = []
     for claim in ledger.claims:
@@ -405,6 +459,9 @@ def format_value(value, unit="", spread=None):
     >>> format_value(0.5, "Mb/s", 0.01), format_value(float("nan")), format_value(None)
     ('0.5 ± 0.01 Mb/s', 'no value', '')
     """
+    check_instance("unit", unit, str)
+    if spread is not None and not (isinstance(spread, str) and spread == ""):
+        spread = check_nonnegative("spread", spread, scalar=True)
     if value is None or value == "":
         return ""
     if not isinstance(value, (int, float)):
@@ -427,6 +484,31 @@ def report_items():
 
 
 # --- private helpers ----------------------------------------------------------------------
+
+#: Widest table :func:`format_table` lays out [characters]: each line is built in
+#: memory, and no terminal is wider. [characters]
+MAX_WIDTH = 10_000
+
+
+def _check_names(name, values, options):
+    """None, or a non-empty list of distinct names among *options*; return a tuple."""
+    if values is None:
+        return None
+    if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
+        raise ParameterError(f"{name} must be a list of names among {', '.join(map(repr, options))}"
+                             f" or None, got {values!r:.100}")
+    values = tuple(values)
+    if not values:
+        raise ParameterError(f"{name} must name at least one of {', '.join(map(repr, options))} "
+                             f"(None: no selection), got {list(values)!r}")
+    for i, value in enumerate(values):
+        if not isinstance(value, str) or value not in options:
+            raise ParameterError(f"{name[:-1]} must be one of {list(options)}; got "
+                                 f"{value!r:.100} ({name}[{i}])")
+    if len(set(values)) != len(values):
+        raise ParameterError(f"{name} must not repeat a name, got {list(values)!r}")
+    return values
+
 
 def _source(source):
     if isinstance(source, LedgerSource):

@@ -141,6 +141,10 @@ __all__ = [
 #: step costs a few array operations over the batch, and a typo such as
 #: ``duration=1e308`` must fail at once.
 MAX_STEPS = 10**8
+#: Largest memory the arrays of one :func:`simulate` call may take (the recorded
+#: trajectories and the delay line); estimated before allocating, so a run that
+#: would exhaust the machine is refused with the estimate. [bytes]
+MAX_RUN_BYTES = 4 * 2**30
 
 
 # --------------------------------------------------------------------------- network
@@ -846,6 +850,10 @@ def simulate(net, law, duration, dt, aqm=DropTail(), initial_queue=0.0, record_e
     dt = check_positive("dt", dt, scalar=True)
     if duration < dt:
         raise ParameterError(f"duration must be at least one step dt={dt!r}, got {duration!r}")
+    if isinstance(aqm, Pi) and dt > aqm.params.period * (1.0 + 1e-9):
+        raise ParameterError(
+            f"dt must be at most the PI's sampling period 1/f_s = {aqm.params.period:g} s "
+            f"(a longer step would sample it less often than f_s), got {dt!r}")
     if duration / dt > MAX_STEPS:
         raise ParameterError(
             f"duration / dt must be at most {MAX_STEPS:g} steps, got duration={duration!r}, "
@@ -927,6 +935,23 @@ def _fair_share(net):
     """
     per_link = net.capacity / (net.n_flows @ net.routes.T.astype(float))
     return np.where(net.routes[None], per_link[:, :, None], np.inf).min(axis=1)
+
+
+def _check_memory(n_records, length, n_links, n_classes, n_signals, duration, dt,
+                  record_every, span):
+    """Refuse a run whose records and delay line would exceed MAX_RUN_BYTES."""
+    terms = {"records (duration / (dt record_every) x classes)":
+             8.0 * n_records * (n_links + 5 * n_classes),
+             "the delay line (longest round trip / dt x classes)":
+             8.0 * (length + 1) * n_classes * (n_signals + 1)}
+    total = sum(terms.values())
+    if total > MAX_RUN_BYTES:
+        largest = max(terms, key=terms.get)
+        raise ParameterError(
+            f"the run would need about {total / 2**30:.3g} GiB of arrays (limit MAX_RUN_BYTES "
+            f"= {MAX_RUN_BYTES / 2**30:g} GiB, what memory allows), mostly {largest}: got "
+            f"duration={duration!r}, dt={dt!r}, record_every={record_every!r}, longest round "
+            f"trip {span:.6g} s; shorten the run, record less often or take a longer dt")
 
 
 class _History:
@@ -1238,6 +1263,8 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
     round_trip = net.propagation_delay + path(queue * inv_capacity)
     rate = state.rate(round_trip)
     n_records = steps // record_every + 1
+    _check_memory(n_records, length, queue.size, rate.size, len(state.signals),
+                  duration, dt, record_every, state.span)
     records = {name: np.empty((n_records,) + shape) for name, shape in (
         ("queue", queue.shape), ("rate", rate.shape), ("window", rate.shape),
         ("round_trip", rate.shape), ("probability", rate.shape),

@@ -107,7 +107,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import _data
-from .._validation import check_choice, check_nonnegative, check_positive, check_positive_int
+from .._validation import (check_bool, check_choice, check_instance, check_nonnegative,
+                           check_nonnegative_int, check_positive, check_positive_int,
+                           check_sequence)
 from ..errors import CtlccError, ParameterError
 
 __all__ = [
@@ -212,10 +214,15 @@ class Ns3Options:
     match_wire_time: bool = True
 
     def __post_init__(self):
+        for name in ("sack", "timestamps", "match_wire_time"):
+            check_bool(name, getattr(self, name))
+        if self.limited_transmit is not None:
+            check_bool("limited_transmit", self.limited_transmit)
         check_choice("recovery", self.recovery, tuple(NS3_RECOVERY))
-        check_positive_int("data_retries", self.data_retries)
-        check_positive_int("del_ack_count", self.del_ack_count)
-        check_positive("clock_granularity", self.clock_granularity)
+        # ns-3's DataRetries and DelAckCount attributes are 32-bit unsigned integers
+        check_positive_int("data_retries", self.data_retries, maximum=2**32 - 1)
+        check_positive_int("del_ack_count", self.del_ack_count, maximum=2**32 - 1)
+        check_positive("clock_granularity", self.clock_granularity, scalar=True)
 
 
 @dataclass(frozen=True)
@@ -532,6 +539,7 @@ def ns3_header_bytes(timestamps=True):
     >>> ns3_header_bytes(timestamps=False)
     42
     """
+    check_bool("timestamps", timestamps)
     return _IPV4 + _TCP + _PPP + (_TIMESTAMP if timestamps else 0)
 
 
@@ -566,8 +574,10 @@ def wire_rate_scale(payload_bytes, header_bytes, timestamps=True):
     >>> wire_rate_scale(1000, 54)
     1.0
     """
-    payload_bytes = check_positive_int("payload_bytes", payload_bytes)
-    check_nonnegative("header_bytes", header_bytes)
+    # an IPv4 datagram holds at most 65535 bytes, headers included
+    payload_bytes = check_positive_int("payload_bytes", payload_bytes, maximum=65535)
+    header_bytes = check_nonnegative_int("header_bytes", header_bytes, maximum=65535)
+    check_bool("timestamps", timestamps)
     return (payload_bytes + ns3_header_bytes(timestamps)) / (payload_bytes + header_bytes)
 
 
@@ -611,25 +621,34 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
     >>> [(l["a"], l["b"], l["buffer_ab"], l["monitor_ab"]) for l in job["topology"]["links"]]
     [(0, 1, 1000, False), (1, 2, 14, True)]
     """
+    from .scenarios import Scenario
+    check_instance("scenario", scenario, Scenario)
+    check_instance("options", options, Ns3Options, allow_none=True)
+    check_bool("trace", trace)
     options = Ns3Options() if options is None else options
-    duration = check_positive("duration", duration)
-    warmup = check_nonnegative("warmup", warmup)
+    duration = check_positive("duration", duration, scalar=True)
+    warmup = check_nonnegative("warmup", warmup, scalar=True)
     if warmup >= duration:
         raise ParameterError(f"warmup must be < duration={duration}, got {warmup}")
     seed = _check_seed(seed)
 
+    given_protocols = protocols is not None
     if protocols is None:
         protocols = [f.protocol for f in scenario.flows]
     else:
+        if isinstance(protocols, (str, bytes, dict)) or not hasattr(protocols, "__iter__"):
+            raise ParameterError(f"protocols must be a list of protocol names, one per flow, "
+                                 f"got {protocols!r:.100}")
         protocols = list(protocols)
         if len(protocols) != len(scenario.flows):
             raise ParameterError(f"protocols must name one protocol per flow "
                                  f"({len(scenario.flows)}), got {len(protocols)}")
-    for protocol in protocols:
-        if protocol not in NS3_PROTOCOLS:
+    for i, protocol in enumerate(protocols):
+        if not isinstance(protocol, str) or protocol not in NS3_PROTOCOLS:
+            where = f" (protocols[{i}])" if given_protocols else ""
             raise ParameterError(
                 f"protocol must be one of {', '.join(repr(p) for p in NS3_PROTOCOLS)} for ns-3 "
-                f"(ns-3.44 has no Tahoe, ST-PD or Primo); got {protocol!r}")
+                f"(ns-3.44 has no Tahoe, ST-PD or Primo); got {protocol!r}{where}")
     protocol = max(set(protocols), key=protocols.count)
 
     nodes = []
@@ -761,6 +780,18 @@ def run_ns3_many(runs, isolate=True, timeout=None):
     -------
     list of Ns3Result
     """
+    if isinstance(runs, (str, bytes, dict)) or not hasattr(runs, "__iter__"):
+        raise ParameterError(f"runs must be a list of (scenario, duration[, seed]) or dicts of "
+                             f"run_ns3's arguments, got {runs!r:.100}")
+    check_bool("isolate", isolate)
+    if timeout is not None:
+        check_positive("timeout", timeout, scalar=True)
+    runs = list(runs)
+    for i, item in enumerate(runs):
+        if not (isinstance(item, dict) and "scenario" in item and "duration" in item) and not (
+                isinstance(item, (tuple, list)) and len(item) in (2, 3)):
+            raise ParameterError(f"runs[{i}] must be (scenario, duration[, seed]) or a dict with "
+                                 f"scenario and duration, got {item!r:.100}")
     prepared = []
     for item in runs:
         if isinstance(item, tuple) and len(item) == 3 and isinstance(item[1], dict):
@@ -800,6 +831,9 @@ def read_ns3_csv(name, data_dir=None):
     >>> table.provenance["ns3_version"].startswith("3.44")
     True
     """
+    if not isinstance(name, str) or not name:
+        raise ParameterError(f"name must be a file name (str), e.g. 'ns3_fig3_7', got "
+                             f"{type(name).__name__} {name!r:.100}")
     file_name = name if name.endswith(".csv") else name + ".csv"
     if data_dir is None:
         shipped = [n for n in _data.names() if n.startswith("ns3_") and n.endswith(".csv")]
@@ -870,8 +904,20 @@ def write_ns3_csv(path, rows, provenance):
     provenance : dict
         Written first, one ``# key: value`` line each (newlines removed).
     """
-    rows = list(rows)
-    with open(path, "w", newline="") as handle:
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ParameterError(f"path must be a file name (str or Path), got {path!r:.100}")
+    rows = check_sequence("rows", rows)
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or list(row) != list(rows[0]):
+            raise ParameterError(f"rows[{i}] must be a dict with the keys of rows[0], got "
+                                 f"{row!r:.100}")
+    check_instance("provenance", provenance, dict)
+    try:
+        handle = open(path, "w", newline="")
+    except OSError as err:
+        raise ParameterError(f"path cannot be written ({err.strerror or err}); got "
+                             f"{str(path)!r}") from None
+    with handle:
         for key, value in provenance.items():
             handle.write(f"# {key}: {' '.join(str(value).split())}\n")
         writer = csv.DictWriter(handle, fieldnames=list(rows[0].keys()), lineterminator="\n")
@@ -896,6 +942,11 @@ def provenance(options=None, seeds=None, command=None, ns3_version=None):
     -------
     dict
     """
+    check_instance("options", options, Ns3Options, allow_none=True)
+    if seeds is not None:
+        check_sequence("seeds", seeds, item=check_nonnegative_int, min_length=0)
+    check_instance("command", command, str, allow_none=True)
+    check_instance("ns3_version", ns3_version, str, allow_none=True)
     options = Ns3Options() if options is None else options
     if ns3_version is None:
         try:
@@ -953,7 +1004,7 @@ def comparison_cases(family, protocol="newreno", quick=False):
     Parameters
     ----------
     family : {"fig3_7", "loss", "dumbbell"}
-    protocol : str
+    protocol : str, SenderSpec, WindowLaw or RateLaw
         ctlcc protocol of every flow ("reno" and "newreno" both run ns-3's
         NewReno).
     quick : bool
@@ -973,6 +1024,10 @@ def comparison_cases(family, protocol="newreno", quick=False):
     from .scenarios import preset
 
     check_choice("family", family, COMPARISON_FAMILIES)
+    from ..laws.user import RateLaw, WindowLaw
+    from .senders import SenderSpec
+    check_instance("protocol", protocol, (str, SenderSpec, WindowLaw, RateLaw))
+    check_bool("quick", quick)
     cases = []
     if family == "fig3_7":
         for name, buffer in (("thesis_fig3_7_sufficient", 14), ("thesis_fig3_7_insufficient", 4)):

@@ -58,7 +58,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_choice
+from .._validation import (check_choice, check_finite, check_instance, check_nonnegative,
+                           check_nonnegative_int, check_result, check_sequence)
 from ..errors import ParameterError
 from .ns3 import Ns3Options
 from .scenarios import GilbertElliott, TcpOptions, dumbbell, parking_lot
@@ -135,6 +136,7 @@ class MatrixCase:
 
     def scenario(self, seed):
         """The scenario of *seed*: flows start uniformly in [0, 1) s."""
+        seed = check_nonnegative_int("seed", seed)
         starts = np.random.default_rng(seed).uniform(0.0, 1.0, len(self.protocols))
         return self.build([float(x) for x in starts])
 
@@ -157,8 +159,12 @@ def tolerance(case, metric, ns3_mean, ns3_se):
     >>> round(tolerance(case, "goodput_total", 9.0e6, 0.0))
     900000
     """
+    check_instance("case", case, MatrixCase)
+    ns3_mean = float(check_finite("ns3_mean", ns3_mean, scalar=True))
+    ns3_se = float(check_nonnegative("ns3_se", ns3_se, scalar=True))
     rel, absolute, _ = case.allowance(metric)
-    return rel * abs(ns3_mean) + absolute + 3.0 * math.sqrt(2.0) * ns3_se
+    value = rel * abs(ns3_mean) + absolute + 3.0 * math.sqrt(2.0) * ns3_se
+    return check_result("tolerance", value, ns3_mean=ns3_mean, ns3_se=ns3_se)
 
 
 def metrics_of(case, goodputs, queue_mean, retransmitted):
@@ -179,7 +185,12 @@ def metrics_of(case, goodputs, queue_mean, retransmitted):
     dict
         metric -> value.
     """
-    g = np.asarray(goodputs, dtype=float)
+    check_instance("case", case, MatrixCase)
+    n_flows = 1 + max(max(group) for group in case.groups)
+    g = np.asarray(check_nonnegative("goodputs", check_sequence(
+        "goodputs", goodputs, min_length=n_flows, max_length=n_flows)), dtype=float)
+    queue_mean = float(check_nonnegative("queue_mean", queue_mean, scalar=True))
+    retransmitted = float(check_nonnegative("retransmitted", retransmitted, scalar=True))
     first, second = case.groups
     a, b = g[list(first)].mean(), g[list(second)].mean()
     jain = float(g.sum() ** 2 / (len(g) * (g ** 2).sum())) if np.any(g > 0) else 1.0

@@ -36,6 +36,8 @@ one to two segments and two new segments leave.
 
 import numpy as np
 
+from .._validation import (check_finite, check_interval, check_nonnegative, check_nonnegative_int,
+                           check_positive)
 from ..errors import ParameterError
 from . import engine as _engine
 from . import scenarios as _scenarios
@@ -64,6 +66,11 @@ STATE_COLUMNS = {
     "delivered_unique": ("fi", K.I_UNIQUE), "timeouts": ("fi", K.I_TIMEOUTS),
     "fast_retransmits": ("fi", K.I_FAST_RETX), "active": ("fi", K.I_ACTIVE),
 }
+
+
+def _int64(name, value):
+    """A packet field: an integer in [0, 2^62] (the engine's arrays hold int64)."""
+    return check_nonnegative_int(name, value, maximum=2**62)
 
 
 class SenderHarness:
@@ -107,10 +114,17 @@ class SenderHarness:
 
     def __init__(self, sender="reno", scenario=None, duration=100.0, seed=0):
         if scenario is None:
+            if sender is None:
+                raise ParameterError("sender must be a sender name, a SenderSpec, a WindowLaw "
+                                     "or a RateLaw when no scenario is given, got None")
             scenario = _scenarios.single_bottleneck(protocol=sender)
         if not isinstance(scenario, _scenarios.Scenario):
             raise ParameterError(f"scenario must be a Scenario, got {type(scenario).__name__}")
-        self._sim = _engine._Simulation(scenario, float(duration), True, 1.0)
+        duration = float(check_positive("duration", duration, scalar=True))
+        seed = check_nonnegative_int("seed", seed)
+        _engine._check_memory(scenario, duration, 1.0)   # what memory allows, before allocating
+        self._sim = _engine._Simulation(scenario, duration, True, 1.0)
+        self._duration = duration
         self._rng = np.random.default_rng(seed)
         self._seen = set()
         self.scenario = scenario
@@ -124,16 +138,32 @@ class SenderHarness:
         raise AttributeError(name)
 
     def state(self, f=0):
-        """The columns every sender has, by name (see :data:`STATE_COLUMNS`)."""
+        """The columns every sender has, by name (see :data:`STATE_COLUMNS`).
+
+        ``min_rtt`` is +inf until the first RTT sample; ``rate`` is NaN for a
+        window-based sender (it has no rate).
+        """
         sim = self._sim
+        f = self._flow(f)
         return {name: (float(sim.ff[f, col]) if arr == "ff" else int(sim.fi[f, col]))
                 for name, (arr, col) in STATE_COLUMNS.items()}
 
     # --- hooks -------------------------------------------------------------------------------
+    def _flow(self, f):
+        """Check a flow index: an integer in [0, number of flows)."""
+        n = len(self._sim.specs)
+        if isinstance(f, (int, np.integer)) and not isinstance(f, (bool, np.bool_)) and f >= n:
+            raise ParameterError(f"f must be a flow index in [0, {n}), got {f!r}")
+        return check_nonnegative_int("f", f, maximum=n - 1)
+
+    def _time(self, name, value):
+        """Check a time [s]: finite and >= 0."""
+        return float(check_nonnegative(name, value, scalar=True))
+
     def _call(self, kind, now, f, x=0, ack=None):
         sim = self._sim
-        if not 0 <= f < len(sim.specs):
-            raise ParameterError(f"f must be a flow index in [0, {len(sim.specs)}), got {f!r}")
+        f = self._flow(f)
+        now = self._time("now", now)
         address = int(sim.hooks[f, KINDS.index(kind)])
         if address == 0:
             raise ParameterError(f"sender {sim.specs[f].name!r} has no {kind!r} hook")
@@ -158,6 +188,7 @@ class SenderHarness:
 
     def start(self, now=0.0, f=0):
         """The flow starts (marked active, as the event loop does); returns the hook's status."""
+        f, now = self._flow(f), self._time("now", now)
         self._sim.fi[f, K.I_ACTIVE] = 1
         self._sim.ff[f, K.F_ROUND_START] = now
         return self._call("start", now, f)
@@ -170,6 +201,11 @@ class SenderHarness:
         and reception rate, a report's counts...); ``ecn``: the ACK's ECN
         bits (``layout.ECN_ECE``: the receiver echoes a CE mark).
         """
+        seq, retx = _int64("seq", seq), _int64("retx", retx)
+        flag = _int64("flag", flag)
+        rtt, now = float(check_positive("rtt", rtt, scalar=True)), self._time("now", now)
+        aux1 = float(check_finite("aux1", aux1, scalar=True))
+        aux2 = float(check_finite("aux2", aux2, scalar=True))
         record = Ack(int(seq), float(rtt), int(retx), int(flag), float(aux1), float(aux2),
                      float(now) - float(rtt), int(ecn))
         return self._call("ack", now, f, ack=record)
@@ -184,7 +220,8 @@ class SenderHarness:
 
     def step(self, step, now, f=0):
         """One of the sender's own steps (an ``EV_STEP`` with this ``step``)."""
-        return self._call("step", now, f, x=step)
+        # the hook takes the step as a 64-bit integer
+        return self._call("step", now, f, x=check_nonnegative_int("step", step, maximum=2**62))
 
     def data(self, seq, now, f=0, sent_time=None, retx=0, flag=0, aux1=0.0, aux2=0.0, ecn=0):
         """Data segment ``seq`` reaches the flow's receiver; returns the hook's status.
@@ -195,7 +232,17 @@ class SenderHarness:
         receiver sends back is in :meth:`acks`.
         """
         sim = self._sim
+        f, now = self._flow(f), self._time("now", now)
+        seq, retx = _int64("seq", seq), _int64("retx", retx)
+        flag = _int64("flag", flag)
+        if sent_time is not None:
+            sent_time = self._time("sent_time", sent_time)
+        aux1 = float(check_finite("aux1", aux1, scalar=True))
+        aux2 = float(check_finite("aux2", aux2, scalar=True))
         meta, free = sim.meta, sim.free
+        if meta[K.M_NFREE] <= 0:
+            raise ParameterError(f"seq: the run's packet pool ({sim.pi.shape[0]} packets, sized "
+                                 f"for the scenario) is full; got seq={seq!r}")
         meta[K.M_NFREE] -= 1
         p = int(free[meta[K.M_NFREE]])
         sim.pi[p, K.P_FLOW], sim.pi[p, K.P_SEQ], sim.pi[p, K.P_KIND] = f, seq, 0
@@ -210,6 +257,7 @@ class SenderHarness:
     # --- what the hooks did ---------------------------------------------------------------
     def _packets(self, kind, f):
         sim = self._sim
+        f = self._flow(f)
         alive = np.ones(sim.pi.shape[0], dtype=bool)
         alive[sim.free[:sim.meta[K.M_NFREE]]] = False
         out = []
@@ -253,6 +301,8 @@ class SenderHarness:
         packet arrivals (``a`` = packet) are listed for every flow.
         """
         sim = self._sim
+        if f is not None:
+            f = self._flow(f)
         n = int(sim.meta[K.M_HEAP])
         rows = sorted(zip(sim.ht[:n], sim.hs[:n], sim.hk[:n], sim.ha[:n], sim.hb[:n]))
         out = []
@@ -263,11 +313,13 @@ class SenderHarness:
         return out
 
     def run(self, until):
-        """Process the events before *until* with the engine's event loop. [s]
+        """Process the events before *until* (at most the duration) with the event loop. [s]
 
         Returns the number of events processed so far.
         """
         sim = self._sim
-        sim.duration = float(until)
+        until = float(check_interval("until", until, 0.0, self._duration, closed="both",
+                                     scalar=True))
+        sim.duration = until
         sim.drive(self._rng, False)
         return int(sim.meta[K.M_EVENTS])

@@ -18,6 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .._validation import _short, check_bool, check_choice, check_instance
 from ..errors import ParameterError
 
 __all__ = ["Metric", "Kind", "KINDS", "register_kind", "register_metric", "get_kind"]
@@ -50,6 +51,36 @@ class Metric:
     unit: str = "1"
     doc: str = ""
     variants: tuple = None
+
+    def __post_init__(self):
+        _check_name("name", self.name)
+        _check_callable("function", self.function)
+        check_choice("dtype", self.dtype, ("float", "int", "bool", "list"))
+        check_instance("unit", self.unit, str)
+        check_instance("doc", self.doc, str)
+        if self.variants is not None:
+            if isinstance(self.variants, (str, bytes, dict)) or not isinstance(
+                    self.variants, (tuple, list)) or not self.variants:
+                raise ParameterError(f"variants must be a non-empty tuple of str or None, got "
+                                     f"{_short(self.variants)}")
+            for i, value in enumerate(self.variants):
+                _check_name(f"variants[{i}]", value)
+            if len(set(self.variants)) != len(self.variants):
+                raise ParameterError(f"variants must not repeat a value, got {self.variants!r}")
+            object.__setattr__(self, "variants", tuple(self.variants))
+
+
+def _check_name(name, value):
+    if not isinstance(value, str) or not value:
+        raise ParameterError(f"{name} must be a non-empty str, got {_short(value)}")
+    return value
+
+
+def _check_callable(name, value):
+    if not callable(value):
+        raise ParameterError(f"{name} must be callable, got {type(value).__name__} "
+                             f"{_short(value)}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -89,6 +120,21 @@ class Kind:
     open_metrics: bool = False
     doc: str = ""
 
+    def __post_init__(self):
+        _check_name("name", self.name)
+        for name in ("evaluate", "parameters", "seeded"):
+            _check_callable(name, getattr(self, name))
+        check_instance("metrics", self.metrics, dict)
+        for key, metric in self.metrics.items():
+            if not isinstance(metric, Metric) or metric.name != key:
+                raise ParameterError(
+                    f"metrics must map each metric's name to its Metric, got {key!r}: "
+                    f"{_short(metric)}")
+        if self.variant is not None:
+            _check_name("variant", self.variant)
+        check_bool("open_metrics", self.open_metrics)
+        check_instance("doc", self.doc, str)
+
 
 #: Kind name -> :class:`Kind`.
 KINDS = {}
@@ -96,25 +142,29 @@ KINDS = {}
 
 def register_kind(kind):
     """Add *kind* (a :class:`Kind`) to :data:`KINDS` and return it."""
-    if not isinstance(kind, Kind):
-        raise TypeError(f"kind must be a Kind, got {type(kind).__name__}")
+    check_instance("kind", kind, Kind)
     KINDS[kind.name] = kind
     return kind
 
 
 def register_metric(kind, metric):
     """Add *metric* (a :class:`Metric`) to the kind named *kind*."""
-    if not isinstance(metric, Metric):
-        raise TypeError(f"metric must be a Metric, got {type(metric).__name__}")
-    get_kind(kind).metrics[metric.name] = metric
+    check_instance("metric", metric, Metric)
+    check_choice("kind", kind, tuple(KINDS))
+    metrics = get_kind(kind).metrics
+    if metrics.get(metric.name, metric) is not metric:
+        raise ParameterError(
+            f"metric: kind {kind!r} already has a metric named {metric.name!r} (a second one "
+            f"would silently replace it), got {metric!r}")
+    metrics[metric.name] = metric
     return metric
 
 
 def get_kind(name):
     """The registered :class:`Kind` called *name* (the error lists them)."""
-    if name not in KINDS:
-        raise ParameterError(f"kind must be one of {', '.join(repr(k) for k in KINDS)}; "
-                             f"got {name!r}")
+    if not isinstance(name, str) or name not in KINDS:
+        raise ParameterError(f"name must be a registered kind, one of "
+                             f"{', '.join(repr(k) for k in KINDS)}; got {name!r}")
     return KINDS[name]
 
 

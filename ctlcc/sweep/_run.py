@@ -19,8 +19,10 @@ import sys
 import time
 from dataclasses import dataclass
 
+from .._validation import (check_bool, check_choice, check_interval, check_positive,
+                           check_workers)
 from ..errors import CtlccError, ParameterError
-from ._kinds import _mapping_metric, get_kind
+from ._kinds import KINDS, Kind, _mapping_metric, get_kind
 from ._spec import load_spec
 from ._store import Store, axis_value, schema
 
@@ -74,6 +76,10 @@ class SweepResult:
     def column(self, name):
         """One column as a numpy array (lists of floats for list metrics)."""
         import numpy as np
+        names = self.table.column_names
+        if not isinstance(name, str) or name not in names:
+            raise ParameterError(f"name must be a column of the table, one of "
+                                 f"{', '.join(map(repr, names))}; got {name!r}")
         values = self.table.column(name).to_pylist()
         try:
             return np.array(values, dtype=float if values and isinstance(values[0], float)
@@ -105,6 +111,11 @@ class SweepInterrupted(KeyboardInterrupt):
 
 class SchedulerError(CtlccError, ConnectionError):
     """The Dask scheduler could not be reached."""
+
+
+#: Longest work of one batch a worker receives [s]: a batch is where an interrupted
+#: sweep resumes, so a day is already far beyond a useful one. [s]
+MAX_BATCH_SECONDS = 86400.0
 
 
 def run(spec, out=None, client=None, *, jobs=None, local_cluster=None, progress=None,
@@ -172,16 +183,22 @@ def run(spec, out=None, client=None, *, jobs=None, local_cluster=None, progress=
     = -1.5542 lies outside the unit circle.
     """
     started = time.perf_counter()
-    spec = load_spec(spec)
-    kind = get_kind(spec.kind)
-    table_schema = schema(spec, kind)
-    store = Store(out, table_schema)
     if jobs is not None:
         jobs = _check_count("jobs", jobs)
     if local_cluster is not None:
         local_cluster = _check_count("local_cluster", local_cluster)
-    if not (isinstance(connect_timeout, (int, float)) and connect_timeout > 0):
-        raise ParameterError(f"connect_timeout must be > 0 [s], got {connect_timeout!r}")
+    connect_timeout = float(check_positive("connect_timeout", connect_timeout, scalar=True))
+    if batch_seconds is not None:
+        batch_seconds = float(check_interval("batch_seconds", batch_seconds, 0.0, MAX_BATCH_SECONDS,
+                                             closed="right", scalar=True))
+    if progress is not None:
+        check_bool("progress", progress)
+    check_bool("retry_failed", retry_failed)
+    check_bool("overwrite", overwrite)
+    spec = load_spec(spec)
+    kind = get_kind(spec.kind)
+    table_schema = schema(spec, kind)
+    store = Store(out, table_schema)
 
     executor = _executor(client, local_cluster, jobs, connect_timeout)
     try:
@@ -213,8 +230,27 @@ def run(spec, out=None, client=None, *, jobs=None, local_cluster=None, progress=
 # --------------------------------------------------------------------------- worker side
 def evaluate_batch(kind, metrics, items):
     """Evaluate rows on a worker: ``[(key, params, seed)] -> [(key, values, error, wall)]``."""
-    kind = get_kind(kind) if isinstance(kind, str) else kind
+    if not isinstance(kind, Kind):
+        check_choice("kind", kind, tuple(KINDS))
+        kind = get_kind(kind)
+    if isinstance(metrics, (str, bytes, dict)) or not hasattr(metrics, "__iter__"):
+        raise ParameterError(f"metrics must be a list of metric names, got {metrics!r:.100}")
+    metrics = list(metrics)
+    if not metrics or len(set(map(repr, metrics))) != len(metrics) or any(
+            not isinstance(m, str) or not (kind.open_metrics or m in kind.metrics)
+            for m in metrics):
+        raise ParameterError(
+            f"metrics must be distinct names of kind {kind.name!r}'s metrics "
+            f"({', '.join(map(repr, kind.metrics)) or 'any name'}), at least one; got "
+            f"{metrics!r:.200}")
     readers = [_mapping_metric(m) if kind.open_metrics else kind.metrics[m] for m in metrics]
+    if isinstance(items, (str, bytes, dict)) or not hasattr(items, "__iter__"):
+        raise ParameterError(f"items must be a list of (key, params, seed), got {items!r:.100}")
+    items = list(items)
+    for i, item in enumerate(items):
+        if not (isinstance(item, (tuple, list)) and len(item) == 3 and isinstance(item[1], dict)):
+            raise ParameterError(f"items[{i}] must be a (key, params dict, seed) triple, got "
+                                 f"{item!r:.100}")
     out = []
     for key, params, seed in items:
         start = time.perf_counter()
@@ -309,15 +345,14 @@ def _take(iterator, n):
 
 
 def _check_count(name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ParameterError(f"{name} must be an integer >= 1, got {value!r}")
-    return value
+    return check_workers(name, value)
 
 
 # --------------------------------------------------------------------------- executors
 def _executor(client, local_cluster, jobs, connect_timeout):
     if client is not None and local_cluster is not None:
-        raise ParameterError("pass either client (a scheduler) or local_cluster, not both")
+        raise ParameterError(f"pass either client (a scheduler) or local_cluster, not both; got "
+                             f"client={client!r}, local_cluster={local_cluster!r}")
     if client is not None or local_cluster is not None:
         return _DaskExecutor(client, local_cluster, connect_timeout)
     jobs = jobs or os.cpu_count() or 1
@@ -447,7 +482,7 @@ class _DaskExecutor:
 def _connect(distributed, address, timeout):
     if not address.startswith(("tcp://", "tls://", "inproc://", "ucx://", "ws://", "wss://")) \
             or ":" not in address.split("://", 1)[1]:
-        raise ParameterError(f"scheduler must be an address like 'tcp://host:8786', "
+        raise ParameterError(f"client: scheduler must be an address like 'tcp://host:8786', "
                              f"got {address!r}")
     try:
         return distributed.Client(address, timeout=f"{timeout}s")

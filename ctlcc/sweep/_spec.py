@@ -14,14 +14,16 @@ import hashlib
 import itertools
 import json
 import math
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from .._validation import check_choice
 from ..errors import ParameterError
-from ._kinds import get_kind
+from ._kinds import KINDS, get_kind
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -99,7 +101,7 @@ class Spec:
     ...      grid={"gain": [0.1]})
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: axis 'gain' is not a parameter of kind 'analysis' (loop='stpd'); valid: 'kd', 'kp', 'loop', 'm', 'm_max', 'model'
+    ctlcc.errors.ParameterError: axis 'gain' is not a parameter of kind 'analysis' (loop='stpd'); valid: 'kd', 'kp', 'loop', 'm', 'm_max', 'model'; got gain=0.1
     """
 
     kind: str
@@ -113,18 +115,27 @@ class Spec:
     description: str = ""
 
     def __post_init__(self):
+        check_choice("kind", self.kind, tuple(KINDS))
         kind = get_kind(self.kind)
-        if isinstance(self.metrics, str) or not all(isinstance(m, str) for m in self.metrics):
+        for label in ("name", "description"):
+            if not isinstance(getattr(self, label), str):
+                raise ParameterError(f"{label} must be a str (a label), got "
+                                     f"{type(getattr(self, label)).__name__} "
+                                     f"{getattr(self, label)!r}")
+        if isinstance(self.metrics, (str, bytes, dict)) or not hasattr(self.metrics, "__iter__") \
+                or not all(isinstance(m, str) for m in self.metrics):
             raise ParameterError(f"metrics must be a list of metric names, got {self.metrics!r}")
         object.__setattr__(self, "metrics", tuple(self.metrics))
         if not self.metrics:
             raise ParameterError(f"metrics must name at least one metric; kind {self.kind!r} "
-                                 f"offers {_names(kind.metrics) or 'any name'}")
+                                 f"offers {_names(kind.metrics) or 'any name'}; got "
+                                 f"{list(self.metrics)!r}")
         if len(set(self.metrics)) != len(self.metrics):
-            raise ParameterError(f"metrics lists a name twice: {list(self.metrics)}")
+            raise ParameterError(f"metrics lists a name twice; got {list(self.metrics)}")
         if not isinstance(self.fixed, dict):
             raise ParameterError(f"fixed must be a table of parameters, got {self.fixed!r}")
-        object.__setattr__(self, "fixed", {k: _freeze(v) for k, v in self.fixed.items()})
+        object.__setattr__(self, "fixed", {k: _freeze(v, f"fixed[{k!r}]")
+                                           for k, v in self.fixed.items()})
         if (self.grid is None) == (self.points is None):
             raise ParameterError("a spec needs exactly one of grid (axes whose product is the "
                                  "points) and points (an explicit list); got "
@@ -137,7 +148,8 @@ class Spec:
             axes = sorted({name for point in self.points for name in point})
         for name in axes:
             if name in self.fixed:
-                raise ParameterError(f"{name!r} is both an axis and a fixed parameter")
+                raise ParameterError(f"{name!r} is both an axis and a fixed parameter; got "
+                                     f"fixed {name}={self.fixed[name]!r}")
         object.__setattr__(self, "seeds", _check_seeds(self.seeds))
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) \
                 or self.seed < 0:
@@ -150,26 +162,42 @@ class Spec:
     def from_dict(cls, data):
         """Build a spec from a mapping with the TOML file's keys."""
         if not isinstance(data, dict):
-            raise ParameterError(f"spec must be a table, got {type(data).__name__}")
+            raise ParameterError(f"data (a spec) must be a table (dict), got "
+                                 f"{type(data).__name__} {data!r:.100}")
         unknown = sorted(set(data) - set(_TOP_LEVEL))
         if unknown:
-            raise ParameterError(f"unknown spec key(s) {', '.join(map(repr, unknown))}; "
-                                 f"valid: {', '.join(map(repr, _TOP_LEVEL))}")
+            raise ParameterError(f"unknown spec key(s) {', '.join(map(repr, unknown))} in data; "
+                                 f"valid: {', '.join(map(repr, _TOP_LEVEL))}; got keys "
+                                 f"{list(data)!r}")
         for required in ("kind", "metrics"):
             if required not in data:
-                raise ParameterError(f"spec needs {required!r}")
+                raise ParameterError(f"spec data needs {required}; got keys {list(data)!r}")
         return cls(**data)
 
     @classmethod
     def from_toml(cls, path):
         """Read a spec from a TOML file (see ``examples/sweeps/``)."""
+        if not isinstance(path, (str, os.PathLike)) or not str(path):
+            raise ParameterError(f"path must name a spec TOML file (str or Path), got "
+                                 f"{type(path).__name__} {path!r}")
         path = Path(path)
+        shown = str(path)
         try:
-            data = tomllib.loads(path.read_text())
-        except FileNotFoundError as err:
-            raise ParameterError(f"spec file {str(path)!r} does not exist") from err
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ParameterError(f"spec file does not exist: got path={shown!r}") from None
+        except IsADirectoryError:
+            raise ParameterError(f"spec file must be a TOML file, not a folder: got "
+                                 f"path={shown!r}") from None
+        except UnicodeDecodeError as err:
+            raise ParameterError(f"spec file is not UTF-8 text ({err.reason}): got "
+                                 f"path={shown!r}") from None
+        except OSError as err:
+            raise ParameterError(f"spec file cannot be read ({err.strerror or err}): got "
+                                 f"path={shown!r}") from None
         except tomllib.TOMLDecodeError as err:
-            raise ParameterError(f"spec file {str(path)!r} is not valid TOML: {err}") from err
+            raise ParameterError(f"spec file is not valid TOML ({err}): got "
+                                 f"path={shown!r}") from None
         data.setdefault("name", path.stem)
         return cls.from_dict(data)
 
@@ -244,6 +272,9 @@ class Spec:
 
     def params(self, row):
         """The parameters a kind receives for *row*: fixed values, then axes."""
+        if not isinstance(row, Row):
+            raise ParameterError(f"row must be a Row (from Spec.rows()), got "
+                                 f"{type(row).__name__} {row!r:.100}")
         return {**{k: _thaw(v) for k, v in self.fixed.items()},
                 **{k: _thaw(v) for k, v in row.axes.items()}}
 
@@ -268,14 +299,19 @@ class Spec:
         variants = set()
         for point in self._representatives():
             params = {**self.fixed, **point}
-            allowed, required = kind.parameters(params)
+            try:
+                allowed, required = kind.parameters(params)
+            except ParameterError as err:
+                raise ParameterError(f"{err} (from fixed={self.fixed!r} and the point "
+                                     f"{point!r})") from None
             where = f"kind {self.kind!r}" + (f" ({kind.variant}={params.get(kind.variant)!r})"
                                             if kind.variant else "")
             for name in params:
                 if name not in allowed:
                     role = "axis" if name in point else "fixed parameter"
                     raise ParameterError(f"{role} {name!r} is not a parameter of {where}; "
-                                         f"valid: {', '.join(map(repr, sorted(allowed)))}")
+                                         f"valid: {', '.join(map(repr, sorted(allowed)))}; "
+                                         f"got {name}={params[name]!r}")
             missing = sorted(set(required) - set(params))
             if missing:
                 raise ParameterError(f"{where} needs parameter(s) {', '.join(map(repr, missing))}"
@@ -291,7 +327,8 @@ class Spec:
             metric = kind.metrics.get(name)
             if metric is None:
                 raise ParameterError(f"metric {name!r} is not one of kind {self.kind!r}: "
-                                     f"{_names(kind.metrics)}")
+                                     f"{_names(kind.metrics)}; got metrics="
+                                     f"{list(self.metrics)!r}")
             for variant in variants:
                 if metric.variants is not None and variant not in metric.variants:
                     valid = [m for m, v in kind.metrics.items()
@@ -307,26 +344,34 @@ def load_spec(spec):
         return spec
     if isinstance(spec, dict):
         return Spec.from_dict(spec)
-    if isinstance(spec, (str, Path)):
+    if isinstance(spec, (str, os.PathLike)):
         return Spec.from_toml(spec)
-    raise TypeError(f"spec must be a Spec, a dict or a TOML path, got {type(spec).__name__}")
+    raise ParameterError(f"spec must be a Spec, a dict or a TOML path, got "
+                         f"{type(spec).__name__} {spec!r:.100}")
 
 
 def _names(metrics):
     return ", ".join(repr(m) for m in metrics)
 
 
-def _freeze(value):
-    """Normalise a TOML/Python value: tuples -> lists, numpy scalars -> Python."""
+def _freeze(value, name="a spec value"):
+    """Normalise a TOML/Python value: tuples -> lists, numpy scalars -> Python.
+
+    NaN is refused (it equals nothing: no point, key or row could hold it);
+    infinity is kept (``max_window = inf`` is a valid fluid parameter) and
+    judged by the kind when the point runs.
+    """
     if isinstance(value, (list, tuple)):
-        return [_freeze(v) for v in value]
+        return [_freeze(v, name) for v in value]
     if isinstance(value, dict):
-        return {k: _freeze(v) for k, v in value.items()}
+        return {k: _freeze(v, name) for k, v in value.items()}
     if isinstance(value, np.generic):
-        return value.item()
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        raise ParameterError(f"{name} must not be NaN (a number or a string), got {value!r}")
     if isinstance(value, (str, bool, int, float)) or value is None:
         return value
-    raise ParameterError(f"spec values must be numbers, strings, booleans or lists of them; "
+    raise ParameterError(f"{name} must be a number, string, boolean or a list of them; "
                          f"got {value!r} ({type(value).__name__})")
 
 
@@ -354,12 +399,13 @@ def _check_grid(grid):
     for name, values in grid.items():
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
             raise ParameterError(f"grid axis {name!r} must be a list of values, got {values!r}")
-        values = [_freeze(v) for v in values]
+        values = [_freeze(v, name) for v in values]
         if not values:
-            raise ParameterError(f"grid axis {name!r} is empty: the grid would have no points")
+            raise ParameterError(f"grid axis {name!r} is empty: the grid would have no points; "
+                                 f"got {name}=[]")
         texts = [_dumps(v) for v in values]
         if len(set(texts)) != len(texts):
-            raise ParameterError(f"grid axis {name!r} repeats a value: {values!r}")
+            raise ParameterError(f"grid axis {name!r} repeats a value; got {name}={values!r}")
         out[name] = _unify(name, values)
     return out
 
@@ -369,12 +415,12 @@ def _check_points(points):
         raise ParameterError(f"points must be a list of tables, got {points!r}")
     points = [dict(p) if isinstance(p, dict) else p for p in points]
     if not points:
-        raise ParameterError("points is empty: the sweep would have no points")
+        raise ParameterError("points is empty: the sweep would have no points; got []")
     seen = {}
     for i, point in enumerate(points):
         if not isinstance(point, dict):
             raise ParameterError(f"points[{i}] must be a table of axis values, got {point!r}")
-        text = _dumps({k: _freeze(v) for k, v in point.items()})
+        text = _dumps({k: _freeze(v, k) for k, v in point.items()})
         if text in seen:
             raise ParameterError(f"points[{seen[text]}] and points[{i}] are the same point")
         seen[text] = i
@@ -384,10 +430,10 @@ def _check_points(points):
         if len(present) != len(points):
             raise ParameterError(f"axis {name!r} is set in {len(present)} of {len(points)} "
                                  f"points; give it in every point or move it to fixed")
-        values = _unify(name, [_freeze(p[name]) for p in points])
+        values = _unify(name, [_freeze(p[name], name) for p in points])
         for p, v in zip(points, values):
             p[name] = v
-    return tuple({k: _freeze(v) for k, v in p.items()} for p in points)
+    return tuple({k: _freeze(v, k) for k, v in p.items()} for p in points)
 
 
 def _check_seeds(seeds):
@@ -409,7 +455,7 @@ def _check_seeds(seeds):
         raise ParameterError(f"seeds must be an integer >= 1 or a non-empty list of integers "
                              f">= 0, got {seeds!r}")
     if len(set(values)) != len(values):
-        raise ParameterError(f"seeds repeats a value: {values!r}")
+        raise ParameterError(f"seeds repeats a value; got {values!r}")
     return tuple(int(s) for s in values)
 
 

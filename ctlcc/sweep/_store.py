@@ -15,6 +15,7 @@ is an error, never a silent mix.
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 from ..errors import ParameterError
@@ -67,6 +68,25 @@ def axis_value(value):
     return json.dumps(value) if isinstance(value, (list, tuple)) else value
 
 
+def _check_writable(out):
+    """Refuse an output file that cannot be written, before anything runs."""
+    shown = str(out)
+    if out.is_dir():
+        raise ParameterError(f"out must be a file, not a folder; got {shown!r}")
+    folder = out.parent
+    if not folder.is_dir():
+        raise ParameterError(f"out must be in an existing folder ({str(folder)!r} is not one); "
+                             f"got {shown!r}")
+    try:   # os.access says yes to root on read-only or virtual file systems: try it
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        raise ParameterError(f"out must be in a folder where files can be written "
+                             f"({err.strerror or err}); got {shown!r}") from None
+    if out.exists() and not os.access(out, os.W_OK):
+        raise ParameterError(f"out exists and cannot be written; got {shown!r}")
+
+
 class Store:
     """The output file of a sweep and its journal (see the module docstring).
 
@@ -81,6 +101,10 @@ class Store:
     def __init__(self, out, schema):
         self.schema = schema
         self.spec_hash = schema.metadata[_META_HASH].decode()
+        if out is not None and (not isinstance(out, (str, os.PathLike)) or not str(out)):
+            raise ParameterError(f"out must be a file name (str or Path) ending in "
+                                 f"{' or '.join(_FORMATS)}, or None; got {type(out).__name__} "
+                                 f"{out!r}")
         self.out = None if out is None else Path(out)
         self.memory = []
         self._handle = None
@@ -89,6 +113,7 @@ class Store:
             if self.format is None:
                 raise ParameterError(f"out must end in {' or '.join(_FORMATS)}, "
                                      f"got {str(self.out)!r}")
+            _check_writable(self.out)
             self.journal = self.out.with_name(self.out.name + ".journal")
             self.meta = self.out.with_name(self.out.name + ".meta.json")
 
@@ -175,7 +200,8 @@ class Store:
                 table = pq.read_table(self.out)
             except pa.ArrowInvalid as err:
                 raise ParameterError(f"out {str(self.out)!r} exists but is not a Parquet "
-                                     f"file ({err}); pass a new path or overwrite=True") from err
+                                     f"file ({err}); pass a new path or overwrite=True; "
+                                     f"got {str(self.out)!r}") from err
             stored = (table.schema.metadata or {}).get(_META_HASH, b"").decode()
         else:
             stored = ""
@@ -272,12 +298,24 @@ class Store:
 
 def read_results(path):
     """Read a sweep's Parquet output with its spec (``(table, spec dict)``)."""
+    import pyarrow
     import pyarrow.parquet as pq
-    table = pq.read_table(path)
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise ParameterError(f"path must name a Parquet file (str or Path), got "
+                             f"{type(path).__name__} {path!r:.100}")
+    shown = str(path)
+    if not Path(path).is_file():
+        raise ParameterError(f"path must be an existing Parquet file"
+                             f"{' (it is a folder)' if Path(path).is_dir() else ''}; got {shown!r}")
+    try:
+        table = pq.read_table(path)
+    except (pyarrow.ArrowException, OSError) as err:
+        raise ParameterError(f"path must be a Parquet file written by ctlcc.sweep ({err}); "
+                             f"got {shown!r}") from None
     metadata = table.schema.metadata or {}
     if _META_SPEC not in metadata:
-        raise ParameterError(f"path {str(path)!r} is not the output of ctlcc.sweep "
-                             f"(no spec in its metadata)")
+        raise ParameterError(f"path must be the output of ctlcc.sweep (no spec in its "
+                             f"metadata); got {str(path)!r}")
     return table, json.loads(metadata[_META_SPEC])
 
 

@@ -1,0 +1,776 @@
+"""Argument tables of the harness for the modules the first tables left out (issue 23).
+
+One section per module, in the order of the package: the AQM, CUBIC and PRR
+laws, the AQM loop analysis, the fluid model's PI queue and user laws, the
+sweep, the claims registry and inventory, the ledger, the report and site,
+the plots, the experiments, ns-3 and its agreement matrix, the sender test
+harness, the ST-PD readings and the criteria.  ``MODULE_CASES`` feed
+``test_public_call_refuses_bad_input``; ``MODULE_EXEMPT`` names what cannot
+be probed and why.
+
+Expensive callables (experiments, report sections, ns-3 runs) are probed with
+``run_base=False``: only the refusals run, under the harness's per-call alarm,
+so a check that comes after the first simulation shows as a hang.
+"""
+
+import numpy as np
+
+import ctlcc
+from ctlcc.analysis import aqm as aaqm
+from ctlcc.laws import aqm as laqm, cubic, prr
+from ctlcc.laws import user as luser
+from ctlcc.sim import fluid
+
+from .api_harness import FINITE, RAISE, Case
+
+UNIT = ("interval", 0.0, 1.0, "both")
+OPEN_UNIT = ("interval", 0.0, 1.0, "neither")
+PROB = ("interval", 0.0, 1.0, "right")
+
+
+def _method(obj, name):
+    def call(**kwargs):
+        return getattr(obj, name)(**kwargs)
+    call.__name__ = name
+    return call
+
+
+MODULE_CASES = []
+MODULE_EXEMPT = []
+
+# --------------------------------------------------------------------------- laws.aqm
+_RED_PARAMS = laqm.RedParams(50.0, 550.0, 0.1, weight=1e-4)
+_PI_PARAMS = laqm.PiParams.design(60, 3750.0, 0.2467, 175.0, 160.0)
+MODULE_CASES += [
+    Case("laws.aqm.RedParams", laqm.RedParams,
+         dict(min_threshold=5.0, max_threshold=15.0, max_probability=0.1),
+         dict(min_threshold="nonneg", max_threshold="pos", max_probability=PROB,
+              weight=PROB, gentle="bool", wait="bool", ecn="bool", hard_drop="bool"),
+         extra=(("min above max", dict(min_threshold=20.0), RAISE, "min_threshold"),)),
+    Case("laws.aqm.RedParams.probability", _method(_RED_PARAMS, "probability"),
+         dict(average=100.0), dict(average="nonneg"), vector=("average",),
+         covers=(laqm.RedParams.probability,)),
+    Case("laws.aqm.PiParams", laqm.PiParams,
+         dict(a=1.822e-5, b=1.816e-5, reference=175.0, sampling_frequency=160.0),
+         dict(a="real", b="real", reference="nonneg", sampling_frequency="pos", ecn="bool")),
+    Case("laws.aqm.PiParams.design", laqm.PiParams.design,
+         dict(n_flows=60, capacity=3750.0, round_trip=0.2467, reference=175.0,
+              sampling_frequency=160.0),
+         dict(n_flows="pos", capacity="pos", round_trip="pos", reference="nonneg",
+              sampling_frequency="pos", crossover="pos", ecn="bool"), none_ok=("crossover",),
+         covers=(laqm.PiParams.design.__func__,)),
+    Case("laws.aqm.red_average", laqm.red_average, dict(average=10.0, queue=20.0),
+         dict(average="nonneg", queue="nonneg", weight=PROB, idle_packets="nonneg"),
+         vector=("average", "queue")),
+    Case("laws.aqm.red_probability", laqm.red_probability,
+         dict(average=10.0, min_threshold=5.0, max_threshold=15.0, max_probability=0.1),
+         dict(average="nonneg", min_threshold="nonneg", max_threshold="pos",
+              max_probability=PROB, gentle="bool"),
+         vector=("average", "min_threshold", "max_threshold", "max_probability"),
+         extra=(("min above max", dict(min_threshold=20.0), RAISE, "min_threshold"),)),
+    Case("laws.aqm.red_count_probability", laqm.red_count_probability,
+         dict(p_b=0.05, count=3.0), dict(p_b=UNIT, count="nonneg", wait="bool")),
+    Case("laws.aqm.red_averaging_pole", laqm.red_averaging_pole,
+         dict(weight=0.002, capacity=3750.0),
+         dict(weight=OPEN_UNIT, capacity="pos")),
+    Case("laws.aqm.pi_update", laqm.pi_update,
+         dict(p_previous=0.01, queue=180.0, queue_previous=175.0, params=_PI_PARAMS),
+         dict(p_previous=UNIT, queue="nonneg", queue_previous="nonneg",
+              params=("obj", laqm.PiParams))),
+    Case("laws.aqm.pi_coefficients", laqm.pi_coefficients,
+         dict(gain=9.64e-6, zero=0.53, sampling_frequency=160.0),
+         dict(gain="pos", zero="pos", sampling_frequency="pos")),
+    Case("laws.aqm.pi_design", laqm.pi_design,
+         dict(n_flows=60, capacity=3750.0, round_trip=0.2467),
+         dict(n_flows="pos", capacity="pos", round_trip="pos", crossover="pos"),
+         none_ok=("crossover",)),
+]
+MODULE_EXEMPT += [(laqm.UnstablePiWarning, "warning class: nothing to validate")]
+
+# --------------------------------------------------------------------------- laws.cubic
+MODULE_CASES += [
+    Case("laws.cubic.alpha_cubic", cubic.alpha_cubic, {}, dict(beta=OPEN_UNIT)),
+    Case("laws.cubic.epoch_start", cubic.epoch_start, dict(w_max=100.0, cwnd_epoch=70.0),
+         dict(w_max="nonneg", cwnd_epoch="pos", c="pos")),
+    Case("laws.cubic.window", cubic.window, dict(t=1.0, k=4.2, w_max=100.0),
+         dict(t="nonneg", k="nonneg", w_max="pos", c="pos"), vector=("t",)),
+    Case("laws.cubic.congestion_avoidance", cubic.congestion_avoidance,
+         dict(cwnd=70.0, w_est=70.0, cwnd_prior=100.0, t=1.0, rtt=0.1, k=4.2, w_max=100.0),
+         dict(cwnd="pos", w_est="pos", cwnd_prior="pos", t="nonneg", rtt="pos", k="nonneg",
+              w_max="pos", c="pos", beta=OPEN_UNIT, friendly="bool")),
+    Case("laws.cubic.loss", cubic.loss, dict(cwnd=100.0, w_max=120.0),
+         dict(cwnd="pos", w_max="nonneg", beta=OPEN_UNIT, fast_convergence="bool")),
+    Case("laws.cubic.average_window", cubic.average_window,
+         dict(loss_probability=0.001, round_trip=0.1),
+         dict(loss_probability=OPEN_UNIT, round_trip="pos", c="pos", beta=OPEN_UNIT)),
+]
+
+# --------------------------------------------------------------------------- laws.prr
+MODULE_CASES += [
+    Case("laws.prr.sndcnt", prr.sndcnt,
+         dict(prr_delivered=3.0, prr_out=1.0, delivered_data=1.0, pipe=8.0, ssthresh=7.0,
+              recover_fs=10.0),
+         dict(prr_delivered="nonneg", prr_out="nonneg", delivered_data="nonneg",
+              pipe="nonneg", ssthresh="pos", recover_fs="pos", conservative="bool")),
+    Case("laws.prr.recovery_sends", prr.recovery_sends,
+         dict(delivered=(1.0, 1.0, 2.0), lost_in_flight=1.0, ssthresh=7.0, recover_fs=10.0),
+         dict(delivered=("seq0", "nonneg"), lost_in_flight="nonneg", ssthresh="pos",
+              recover_fs="pos", conservative="bool"),
+         extra=(("lost above recover_fs", dict(lost_in_flight=20.0), RAISE,
+                 "lost_in_flight"),)),
+]
+
+# --------------------------------------------------------------------------- analysis.aqm
+_PLANT = aaqm.reno_plant(60, 3750.0, 0.2, 175.0)
+_PI_LOOP = aaqm.pi_loop(60, 3750.0, 0.2, _PI_PARAMS)
+_AQM_COMMON = dict(n_flows="pos", capacity="pos", propagation_delay="pos")
+MODULE_CASES += [
+    Case("analysis.aqm.reno_plant", aaqm.reno_plant,
+         dict(n_flows=60, capacity=3750.0, propagation_delay=0.2, queue=175.0),
+         dict(_AQM_COMMON, queue="nonneg")),
+    Case("analysis.aqm.RenoPlant.response", _method(_PLANT, "response"),
+         dict(omega=np.array([0.1, 1.0])), dict(omega="nonneg"), vector=("omega",),
+         covers=(aaqm.RenoPlant.response,)),
+    Case("analysis.aqm.red_operating_point", aaqm.red_operating_point,
+         dict(n_flows=60, capacity=3750.0, propagation_delay=0.2, red=_RED_PARAMS),
+         dict(_AQM_COMMON, red=("obj", laqm.RedParams))),
+    Case("analysis.aqm.red_loop", aaqm.red_loop,
+         dict(n_flows=60, capacity=3750.0, propagation_delay=0.2, red=_RED_PARAMS),
+         dict(_AQM_COMMON, red=("obj", laqm.RedParams), averaging="pos"),
+         none_ok=("averaging",), allow_inf=True,
+         nan_ok=("crossover", "phase_margin")),   # documented: nan when |L| < 1 everywhere
+    Case("analysis.aqm.pi_loop", aaqm.pi_loop,
+         dict(n_flows=60, capacity=3750.0, propagation_delay=0.2, pi=_PI_PARAMS),
+         dict(_AQM_COMMON, pi=("obj", laqm.PiParams)), allow_inf=True,
+         nan_ok=("crossover", "phase_margin")),
+    Case("analysis.aqm.red_stability_condition", aaqm.red_stability_condition,
+         dict(n_flows=60, capacity=3750.0, round_trip=0.2467, red=_RED_PARAMS),
+         dict(n_flows="pos", capacity="pos", round_trip="pos", red=("obj", laqm.RedParams),
+              averaging="pos"), none_ok=("averaging",)),
+    Case("analysis.aqm.AqmLoop.response", _method(_PI_LOOP, "response"),
+         dict(omega=np.array([0.1, 1.0])), dict(omega="nonneg"), vector=("omega",),
+         covers=(aaqm.AqmLoop.response,)),
+    Case("analysis.aqm.AqmLoop.controller_response", _method(_PI_LOOP, "controller_response"),
+         dict(omega=np.array([0.1, 1.0])), dict(omega="pos"), vector=("omega",),
+         covers=(aaqm.AqmLoop.controller_response,)),
+]
+_RESULT = ("result record: built by ctlcc from checked inputs and returned to the user; "
+           "its constructor stores what it is given")
+MODULE_EXEMPT += [(aaqm.RenoPlant, _RESULT + " (reno_plant builds it)"),
+                  (aaqm.AqmLoop, _RESULT + " (red_loop/pi_loop build it)")]
+
+# --------------------------------------------------------------------------- sim.fluid (Pi, law=)
+# "sim.fluid.simulate" (api_cases.py) probes every argument with Reno behind a drop-tail
+# queue; these probe the paths the PI queue, RED and the user laws take ("skip": probed there)
+_NET = fluid.network(3750.0, 800.0, 0.2, n_flows=60)
+_SMALL_NET = fluid.network(1000.0, 100.0, 0.1, n_flows=2)
+_SIM_SKIP = dict(net="skip", law="skip", aqm="skip", initial_queue="skip", record_every="skip")
+MODULE_CASES += [
+    Case("sim.fluid.simulate (Pi queue)", fluid.simulate,
+         dict(net=_NET, law=fluid.Reno(initial_window=10.0), duration=1.0, dt=1e-3,
+              aqm=fluid.Pi(_PI_PARAMS), record_every=100),
+         dict(_SIM_SKIP, duration="pos", dt="pos", initial_queue="nonneg", record_every="int1"),
+         covers=(fluid.simulate,), allow_inf=True,
+         extra=(("dt above the PI's sampling period", dict(dt=0.05), FINITE, "dt"),)),
+    Case("sim.fluid.simulate (Red queue)", fluid.simulate,
+         dict(net=_SMALL_NET, law=fluid.Reno(), duration=1.0, dt=0.01,
+              aqm=fluid.Red(10.0, 30.0, 0.1)),
+         dict(_SIM_SKIP, duration="pos", dt="pos", aqm=("obj", fluid.Red)),
+         covers=(fluid.simulate,), allow_inf=True),
+    Case("sim.fluid.simulate (window law)", fluid.simulate,
+         dict(net=_SMALL_NET, law=luser.pd_law(0.033, 0.368), duration=1.0, dt=0.01),
+         dict(_SIM_SKIP, law=("obj", luser.WindowLaw), duration="pos", dt="pos"),
+         covers=(fluid.simulate,)),
+    Case("sim.fluid.simulate (rate law)", fluid.simulate,
+         dict(net=_SMALL_NET, law=luser.primo_law(), duration=1.0, dt=0.01),
+         dict(_SIM_SKIP, law=("obj", luser.RateLaw), duration="pos", dt="pos"),
+         covers=(fluid.simulate,)),
+]
+
+# --------------------------------------------------------------------------- sweep
+from ctlcc import sweep  # noqa: E402
+
+from .api_cases import _TMP  # noqa: E402  (one temporary folder, removed at exit)
+
+_SPEC_DICT = dict(kind="analysis", metrics=["spectral_radius"],
+                  fixed={"loop": "stpd", "m": 3, "kd": 0.368}, grid={"kp": [0.033, 0.1]})
+_SPEC = sweep.Spec(**_SPEC_DICT)
+_SPEC_TOML = _TMP / "spec.toml"
+_SPEC_TOML.write_text('kind = "analysis"\nmetrics = ["spectral_radius"]\n'
+                      '[fixed]\nloop = "stpd"\nm = 3\nkd = 0.368\n[grid]\nkp = [0.033, 0.1]\n')
+_BAD_SPEC_TOML = _TMP / "bad_spec.toml"
+_BAD_SPEC_TOML.write_text('kind = "analysis"\nmetrics = [\n')
+_NOT_PARQUET = _TMP / "not.parquet"
+_NOT_PARQUET.write_text("not a parquet file")
+_SWEEP_RESULT = sweep.run(_SPEC, jobs=1, progress=False)
+_SWEEP_PARQUET = _TMP / "sweep.parquet"
+sweep.run(_SPEC, out=_SWEEP_PARQUET, jobs=1, progress=False)
+
+
+def _sweep_run(**kwargs):
+    return sweep.run(**kwargs)
+
+
+def _registered(register, remove):
+    """register_kind/register_metric on a throw-away name, removed after the call."""
+    def call(**kwargs):
+        try:
+            return register(**kwargs)
+        finally:
+            remove(kwargs)
+    call.__name__ = register.__name__
+    return call
+
+
+def _drop_kind(kwargs):
+    kind = kwargs.get("kind")
+    if isinstance(kind, sweep.Kind) and sweep.KINDS.get(kind.name) is kind:
+        del sweep.KINDS[kind.name]
+
+
+def _drop_metric(kwargs):
+    metric = kwargs.get("metric")
+    if isinstance(metric, sweep.Metric) and isinstance(kwargs.get("kind"), str) \
+            and kwargs["kind"] in sweep.KINDS:
+        metrics = sweep.KINDS[kwargs["kind"]].metrics
+        if metrics.get(metric.name) is metric:
+            del metrics[metric.name]
+
+
+def _evaluate(params, seed):
+    return {"x": 1.0}
+
+
+def _parameters(params):
+    return (("a",), ())
+
+
+def _seeded(params):
+    return False
+
+
+def _metric_value(outcome, params):
+    return 1.0
+
+
+_KIND = sweep.Kind("harness-kind", _evaluate, _parameters, _seeded)
+_METRIC = sweep.Metric("harness-metric", _metric_value)
+_SPEC_KINDS = tuple(sweep.KINDS)
+MODULE_CASES += [
+    Case("sweep.Spec", sweep.Spec, _SPEC_DICT,
+         dict(kind=("choice", _SPEC_KINDS), metrics=("set", ("obj", str)), fixed=("obj", dict),
+              grid=("obj", dict), points="skip", seeds="skip", seed="int0", name=("obj", str),
+              description=("obj", str)),
+         extra=(("seeds 0", dict(seeds=0), RAISE, "seeds"),
+                ("seeds -1", dict(seeds=-1), RAISE, "seeds"),
+                ("seeds True", dict(seeds=True), RAISE, "seeds"),
+                ("seeds 2.5", dict(seeds=2.5), RAISE, "seeds"),
+                ("seeds 1e308", dict(seeds=1e308), RAISE, "seeds"),
+                ("seeds a str", dict(seeds="abc"), RAISE, "seeds"),
+                ("seeds repeated", dict(seeds=[1, 1]), RAISE, "seeds"),
+                ("seeds None", dict(seeds=None), RAISE, "seeds"),
+                ("seeds of a deterministic kind", dict(seeds=2), RAISE, "seeds"),
+                ("a point count beyond memory", dict(grid={f"kp": list(np.linspace(0.01, 0.5,
+                                                                                  10))},
+                                                     seeds=10**18), RAISE, "seeds"),
+                ("unknown metric", dict(metrics=["colour"]), RAISE, "colour"),
+                ("unknown axis", dict(grid={"gain": [0.1]}), RAISE, "gain"),
+                ("empty axis", dict(grid={"kp": []}), RAISE, "kp"),
+                ("axis a str", dict(grid={"kp": "0.1"}), RAISE, "kp"),
+                ("axis repeats", dict(grid={"kp": [0.1, 0.1]}), RAISE, "kp"),
+                ("axis nan", dict(grid={"kp": [0.1, float("nan")]}), RAISE, "kp"),
+                ("axis and fixed", dict(fixed={"loop": "stpd", "m": 3, "kd": 0.368, "kp": 0.1}),
+                 RAISE, "kp"),
+                ("grid and points", dict(points=[{"kp": 0.1}]), RAISE, "points"),
+                ("points empty", dict(grid=None, points=[]), RAISE, "points"),
+                ("points of a float", dict(grid=None, points=[1.5]), RAISE, "points[0]"),
+                ("points a str", dict(grid=None, points="kp"), RAISE, "points"),
+                ("points nan", dict(grid=None, points=[{"kp": float("nan")}]), RAISE, "kp"),
+                ("points given", dict(grid=None, points=[{"kp": 0.1}, {"kp": 0.2}]), FINITE,
+                 "points"),
+                ("a fixed value an object", dict(fixed={"loop": object()}), RAISE, "fixed"),
+                # NaN equals nothing (no key or row can hold it); inf is kept, as
+                # max_window = inf is a valid fluid parameter, and judged when the point runs
+                ("a fixed value nan", dict(fixed={"loop": "stpd", "m": 3, "kd": float("nan")}),
+                 RAISE, "fixed['kd']"))),
+    Case("sweep.Spec.from_dict", sweep.Spec.from_dict, dict(data=_SPEC_DICT),
+         dict(data=("obj", dict)),
+         extra=(("unknown key", dict(data={**_SPEC_DICT, "colour": 1}), RAISE, "colour"),
+                ("no kind", dict(data={"metrics": ["x"], "grid": {"kp": [1]}}), RAISE, "kind"),
+                ("no metrics", dict(data={"kind": "analysis", "grid": {"kp": [1]}}), RAISE,
+                 "metrics")),
+         covers=(sweep.Spec.from_dict.__func__,)),
+    Case("sweep.Spec.from_toml", sweep.Spec.from_toml, dict(path=str(_SPEC_TOML)),
+         dict(path=("obj", str)),
+         extra=(("missing file", dict(path=str(_TMP / "missing.toml")), RAISE, "path"),
+                ("malformed toml", dict(path=str(_BAD_SPEC_TOML)), RAISE, "path"),
+                ("a folder", dict(path=str(_TMP)), RAISE, "path"),
+                ("a Path", dict(path=_SPEC_TOML), FINITE, "path")),
+         covers=(sweep.Spec.from_toml.__func__,)),
+    Case("sweep.Spec.params", _method(_SPEC, "params"), dict(row=next(_SPEC.rows())),
+         dict(row=("obj", sweep.Row)), covers=(sweep.Spec.params,)),
+    Case("sweep.load_spec", sweep.load_spec, dict(spec=_SPEC_DICT), dict(spec="skip"),
+         extra=(("a float", dict(spec=1.5), RAISE, "spec"),
+                ("None", dict(spec=None), RAISE, "spec"),
+                ("a list", dict(spec=[_SPEC_DICT]), RAISE, "spec"),
+                ("a missing file", dict(spec=str(_TMP / "missing.toml")), RAISE, "spec"),
+                ("a file", dict(spec=str(_SPEC_TOML)), FINITE, "spec"),
+                ("a Spec", dict(spec=_SPEC), FINITE, "spec"))),
+    Case("sweep.run", _sweep_run, dict(spec=_SPEC, jobs=1, progress=False),
+         dict(spec="skip", out="skip", client="skip", jobs="count", local_cluster="count",
+              progress="bool", retry_failed="bool", overwrite="bool", connect_timeout="pos",
+              batch_seconds="pos"),
+         none_ok=("jobs", "local_cluster", "progress", "batch_seconds"),
+         covers=(sweep.run,),
+         extra=(("spec a float", dict(spec=1.5), RAISE, "spec"),
+                ("spec a missing file", dict(spec=str(_TMP / "missing.toml")), RAISE, "spec"),
+                ("out without a known suffix", dict(out=str(_TMP / "out.txt")), RAISE, "out"),
+                ("out a float", dict(out=1.5), RAISE, "out"),
+                ("out in a missing folder", dict(out=str(_TMP / "no" / "such" / "r.parquet")),
+                 RAISE, "out"),
+                ("out a folder", dict(out=str(_TMP)), RAISE, "out"),
+                ("out not a parquet file", dict(out=str(_NOT_PARQUET)), RAISE, "out"),
+                ("out unwritable", dict(out="/proc/ctlcc-harness.parquet"), RAISE, "out"),
+                ("client a float", dict(client=1.5), RAISE, "client"),
+                ("client not an address", dict(client="localhost"), RAISE, "client"),
+                ("client and local_cluster", dict(client="tcp://localhost:1", local_cluster=1),
+                 RAISE, "local_cluster"))),
+    Case("sweep.SweepResult.column", _method(_SWEEP_RESULT, "column"), dict(name="kp"),
+         dict(name=("choice", ("kp", "spectral_radius", "status"))),
+         covers=(sweep.SweepResult.column,)),
+    Case("sweep.read_results", sweep.read_results, dict(path=str(_SWEEP_PARQUET)),
+         dict(path=("obj", str)),
+         extra=(("missing file", dict(path=str(_TMP / "missing.parquet")), RAISE, "path"),
+                ("not parquet", dict(path=str(_NOT_PARQUET)), RAISE, "path"),
+                ("a folder", dict(path=str(_TMP)), RAISE, "path"))),
+    Case("sweep.Kind", sweep.Kind,
+         dict(name="k", evaluate=_evaluate, parameters=_parameters, seeded=_seeded),
+         dict(name=("obj", str), evaluate="skip", parameters="skip", seeded="skip",
+              metrics=("obj", dict), variant=("obj", str), open_metrics="bool",
+              doc=("obj", str)),
+         none_ok=("variant",),
+         extra=(("evaluate not callable", dict(evaluate=1.5), RAISE, "evaluate"),
+                ("parameters not callable", dict(parameters="abc"), RAISE, "parameters"),
+                ("seeded not callable", dict(seeded=None), RAISE, "seeded"),
+                ("name empty", dict(name=""), RAISE, "name"),
+                ("a metric not a Metric", dict(metrics={"x": 1.5}), RAISE, "metrics"),
+                ("a metric under another name", dict(metrics={"y": _METRIC}), RAISE,
+                 "metrics"))),
+    Case("sweep.Metric", sweep.Metric, dict(name="m", function=_metric_value),
+         dict(name=("obj", str), function="skip", dtype=("choice", ("float", "int", "bool",
+                                                                    "list")),
+              unit=("obj", str), doc=("obj", str), variants=("set", ("obj", str))),
+         none_ok=("variants",),
+         extra=(("function not callable", dict(function=1.5), RAISE, "function"),
+                ("name empty", dict(name=""), RAISE, "name"))),
+    Case("sweep.get_kind", sweep.get_kind, dict(name="analysis"),
+         dict(name=("choice", _SPEC_KINDS))),
+    Case("sweep.register_kind", _registered(sweep.register_kind, _drop_kind),
+         dict(kind=_KIND), dict(kind=("obj", sweep.Kind)), covers=(sweep.register_kind,)),
+    Case("sweep.register_metric", _registered(sweep.register_metric, _drop_metric),
+         dict(kind="analysis", metric=_METRIC),
+         dict(kind=("choice", _SPEC_KINDS), metric=("obj", sweep.Metric)),
+         covers=(sweep.register_metric,),
+         extra=(("a metric the kind has", dict(metric=sweep.Metric("spectral_radius",
+                                                                   _metric_value)),
+                 RAISE, "metric"),)),
+    Case("sweep.evaluate_batch", sweep.evaluate_batch,
+         dict(kind="analysis", metrics=["spectral_radius"],
+              items=[("k0", {"loop": "stpd", "m": 3, "kp": 0.033, "kd": 0.368}, None)]),
+         dict(kind=("choice", _SPEC_KINDS), metrics=("set", ("obj", str)), items="skip"),
+         extra=(("items a str", dict(items="abc"), RAISE, "items"),
+                ("items None", dict(items=None), RAISE, "items"),
+                ("an item not a triple", dict(items=[("k0", {})]), RAISE, "items[0]"),
+                ("an item's params not a dict", dict(items=[("k0", 1.5, None)]), RAISE,
+                 "items[0]"),
+                ("no items", dict(items=[]), FINITE, "items"))),
+]
+MODULE_EXEMPT += [
+    (sweep.Row, "record of one (point, seed) that Spec.rows builds from a checked spec"),
+    (sweep.SweepResult, _RESULT + " (sweep.run builds it)"),
+    (sweep.SweepInterrupted, "exception class: carries the partial SweepResult of an "
+                             "interrupted run"),
+    (sweep.SchedulerError, "exception class: nothing to validate"),
+    (sweep.SpecMismatchError, "exception class: nothing to validate"),
+]
+
+# --------------------------------------------------------------------------- cores
+# Arithmetic cores are exempt by design (see api_cases.py's _CORE_REASON): plain arithmetic
+# compiled by numba into the packet engine, each with a validated wrapper that has a case.
+from .api_cases import _CORE_REASON  # noqa: E402
+
+for _module in (laqm, cubic, prr):
+    MODULE_EXEMPT += [(getattr(_module, _name), _CORE_REASON) for _name in _module.__all__
+                      if _name.endswith("_core")]
+
+# --------------------------------------------------------------------------- sim.ns3_matrix
+from ctlcc.sim import ns3_matrix  # noqa: E402
+
+_MATRIX_NAMES = tuple(c.name for c in ns3_matrix.matrix_cases())
+_MATRIX_CASE = ns3_matrix.matrix_case(_MATRIX_NAMES[0])
+_MATRIX_METRICS = ("goodput_total", "share_ratio", "jain", "queue_mean", "retransmitted")
+_N_FLOWS = 1 + max(max(group) for group in _MATRIX_CASE.groups)
+MODULE_CASES += [
+    Case("sim.ns3_matrix.matrix_case", ns3_matrix.matrix_case, dict(name=_MATRIX_NAMES[0]),
+         dict(name=("choice", _MATRIX_NAMES))),
+    Case("sim.ns3_matrix.tolerance", ns3_matrix.tolerance,
+         dict(case=_MATRIX_CASE, metric="goodput_total", ns3_mean=9.0e6, ns3_se=1e4),
+         dict(case=("obj", ns3_matrix.MatrixCase), metric=("choice", _MATRIX_METRICS),
+              ns3_mean="real", ns3_se="nonneg")),
+    Case("sim.ns3_matrix.metrics_of", ns3_matrix.metrics_of,
+         dict(case=_MATRIX_CASE, goodputs=np.full(_N_FLOWS, 1e6), queue_mean=10.0,
+              retransmitted=3.0),
+         dict(case=("obj", ns3_matrix.MatrixCase), goodputs="skip", queue_mean="nonneg",
+              retransmitted="nonneg"),
+         allow_inf=True,   # share_ratio is +inf when the second group has no goodput (documented)
+         extra=(("goodputs too short", dict(goodputs=[1e6]), RAISE, "goodputs"),
+                ("goodputs negative", dict(goodputs=np.full(_N_FLOWS, -1.0)), RAISE,
+                 "goodputs"),
+                ("goodputs nan", dict(goodputs=np.full(_N_FLOWS, np.nan)), RAISE, "goodputs"),
+                ("goodputs a str", dict(goodputs="abc"), RAISE, "goodputs"),
+                ("goodputs None", dict(goodputs=None), RAISE, "goodputs"),
+                ("goodputs 2-D", dict(goodputs=np.ones((2, _N_FLOWS))), RAISE, "goodputs"))),
+]
+MODULE_CASES += [
+    Case("sim.ns3_matrix.MatrixCase.allowance", _method(_MATRIX_CASE, "allowance"),
+         dict(metric="jain"), dict(metric=("choice", _MATRIX_METRICS)),
+         covers=(ns3_matrix.MatrixCase.allowance,)),
+    Case("sim.ns3_matrix.MatrixCase.scenario", _method(_MATRIX_CASE, "scenario"), dict(seed=0),
+         dict(seed="int0"), covers=(ns3_matrix.MatrixCase.scenario,),
+         allow_inf=True),   # a flow's stop = inf: it never stops (documented Flow default)
+]
+MODULE_EXEMPT += [(ns3_matrix.MatrixCase, "scenario record of the fixed matrix: built by ctlcc "
+                                          "(matrix_cases/matrix_case), never from user input"),
+                  (ns3_matrix.matrix_cases, "no arguments: the fixed scenario matrix")]
+
+# --------------------------------------------------------------------------- plots
+from matplotlib.axes import Axes  # noqa: E402
+
+from ctlcc import plots  # noqa: E402
+
+
+def _closing(func):
+    """Call *func* and close any pyplot figure it opened (the harness makes hundreds)."""
+    def call(**kwargs):
+        import matplotlib.pyplot as plt
+        try:
+            return func(**kwargs)
+        finally:
+            plt.close("all")
+    call.__name__ = func.__name__
+    return call
+
+
+_FIGSIZE_BAD = (("figsize a str", dict(figsize="abc"), RAISE, "figsize"),
+                ("figsize one number", dict(figsize=(6.0,)), RAISE, "figsize"),
+                ("figsize negative", dict(figsize=(-1.0, 4.0)), RAISE, "figsize"),
+                ("figsize nan", dict(figsize=(np.nan, 4.0)), RAISE, "figsize"),
+                ("figsize 1e308", dict(figsize=(1e308, 4.0)), RAISE, "figsize"),
+                ("grid of axes beyond memory", dict(nrows=100, ncols=100), RAISE, "nrows"))
+MODULE_CASES += [
+    Case("plots.new_figure", plots.new_figure, dict(nrows=1, ncols=2),
+         dict(nrows="count", ncols="count", figsize="skip"), extra=_FIGSIZE_BAD),
+    Case("plots.pyplot_axes", _closing(plots.pyplot_axes), dict(nrows=1, ncols=2),
+         dict(nrows="count", ncols="count", figsize="skip"), covers=(plots.pyplot_axes,),
+         extra=_FIGSIZE_BAD + (("figsize None", dict(figsize=None), FINITE, "figsize"),)),
+    Case("plots.get_axes", _closing(plots.get_axes), dict(ax=None),
+         dict(ax=("obj", Axes)), none_ok=("ax",), covers=(plots.get_axes,)),
+]
+MODULE_EXEMPT += [(plots.ReportFigure, "report record: a section's finished figure, built by "
+                                       "the section code, not from user input"),
+                  (plots.ReportTable, "report record: a section's finished table, built by "
+                                      "the section code, not from user input")]
+
+# --------------------------------------------------------------------------- ledger
+from ctlcc import claims as _claims, ledger  # noqa: E402
+
+def _harness_claims():
+    """Two claims of a real source (the analytic ST-PD ones, fast)."""
+    claims, failure = ledger.run_source("stpd")
+    assert failure is None, failure
+    return claims[:2]
+
+
+_SOME_CLAIMS = _harness_claims()
+_LEDGER = ledger.Ledger(tuple(_SOME_CLAIMS), {c.id: "stpd" for c in _SOME_CLAIMS})
+_LEDGER_CSV = _TMP / "claims.csv"
+ledger.write_claims_csv(_LEDGER, _LEDGER_CSV)
+_NOT_A_LEDGER = _TMP / "not_a_ledger.csv"
+_NOT_A_LEDGER.write_text("a,b\n1,2\n")
+_BINARY = _TMP / "binary.csv"
+_BINARY.write_bytes(b"\xff\xfe\x00garbage")
+_PAPERS = tuple(sorted({c.paper for c in _SOME_CLAIMS}))
+MODULE_CASES += [
+    Case("ledger.read_claims_csv", ledger.read_claims_csv, dict(path=str(_LEDGER_CSV)),
+         dict(path=("obj", str)),
+         extra=(("missing file", dict(path=str(_TMP / "missing.csv")), RAISE, "path"),
+                ("a folder", dict(path=str(_TMP)), RAISE, "path"),
+                ("not a ledger", dict(path=str(_NOT_A_LEDGER)), RAISE, "path"),
+                ("not text", dict(path=str(_BINARY)), RAISE, "path"),
+                ("a Path", dict(path=_LEDGER_CSV), FINITE, "path"))),
+    Case("ledger.write_claims_csv", ledger.write_claims_csv,
+         dict(ledger=_LEDGER, path=str(_TMP / "out.csv")),
+         dict(ledger=("obj", ledger.Ledger), path=("obj", str)),
+         extra=(("path unwritable", dict(path="/proc/ctlcc-claims.csv"), RAISE, "path"),
+                ("path in a missing folder", dict(path=str(_TMP / "no" / "c.csv")), RAISE,
+                 "path"),
+                ("path a folder", dict(path=str(_TMP)), RAISE, "path"))),
+    Case("ledger.format_table", ledger.format_table, dict(ledger=_LEDGER, width=120),
+         # a narrow terminal is valid: the claim column keeps 20 characters, lines wrap
+         dict(ledger=("obj", ledger.Ledger), width="count")),
+    Case("ledger.format_value", ledger.format_value, dict(value=0.5, unit="Mb/s", spread=0.01),
+         dict(value="skip", unit=("obj", str), spread="nonneg"), none_ok=("spread",),
+         extra=(("value nan", dict(value=float("nan")), FINITE, "value"),   # "no value"
+                ("value a str", dict(value="text"), FINITE, "value"))),
+    Case("ledger.run_source", ledger.run_source, dict(source="stpd"),
+         dict(source=("choice", tuple(ledger.source_names()))), run_base=False),
+    Case("ledger.build_ledger", ledger.build_ledger, dict(sources=["stpd"]),
+         dict(sources=("set", ("choice", tuple(ledger.source_names()))), log="skip"),
+         none_ok=("sources",), run_base=False,
+         extra=(("log not callable", dict(log=1.5), RAISE, "log"),)),
+    Case("ledger.merge_claims", ledger.merge_claims, dict(batches=[("stpd", _SOME_CLAIMS)]),
+         dict(batches="skip"),
+         extra=(("a str", dict(batches="abc"), RAISE, "batches"),
+                ("None", dict(batches=None), RAISE, "batches"),
+                ("a batch not a pair", dict(batches=[("stpd",)]), RAISE, "batches[0]"),
+                ("claims not Claims", dict(batches=[("stpd", [1.5])]), RAISE, "batches[0]"),
+                ("one id twice", dict(batches=[("a", _SOME_CLAIMS[:1]), ("b", _SOME_CLAIMS[:1])]),
+                 RAISE, "batches"))),
+    Case("ledger.Ledger.counts", _method(_LEDGER, "counts"), dict(kind="paper"),
+         dict(kind=("choice", ("paper", "consistency"))), none_ok=("kind",),
+         covers=(ledger.Ledger.counts,)),
+    Case("ledger.Ledger.totals", _method(_LEDGER, "totals"), dict(kind="paper"),
+         dict(kind=("choice", ("paper", "consistency"))), none_ok=("kind",),
+         covers=(ledger.Ledger.totals,)),
+    Case("ledger.Ledger.filtered", _method(_LEDGER, "filtered"), dict(papers=list(_PAPERS)),
+         dict(papers=("set", ("choice", tuple(ctlcc.references.REFERENCES))),
+              verdicts=("set", ("choice", _claims.VERDICTS)),
+              kinds=("set", ("choice", ("paper", "consistency")))),
+         none_ok=("papers", "verdicts", "kinds"), covers=(ledger.Ledger.filtered,)),
+]
+MODULE_EXEMPT += [
+    (ledger.Ledger, _RESULT + " (build_ledger/read_claims_csv build it)"),
+    (ledger.LedgerSource, "registry record of the ledger's fixed sources (ledger.SOURCES)"),
+    (ledger.SourceFailure, _RESULT + " (run_source builds it)"),
+    (ledger.sources, "no arguments: the registered sources"),
+    (ledger.source_names, "no arguments: the registered sources' names"),
+    (ledger.report_items, "no arguments: the claims report section draws nothing"),
+]
+
+# --------------------------------------------------------------------------- report
+# build_report runs every section (minutes): the case probes only its validation, with the
+# sections replaced by a sentinel, so an argument that passes the checks shows as "ran".
+from ctlcc import report  # noqa: E402
+
+
+class _Ran(Exception):
+    pass
+
+
+def _build_report(**kwargs):
+    def no_work(*args, **kw):
+        raise _Ran()
+    real = report._run_sections
+    report._run_sections = no_work
+    try:
+        return report.build_report(**kwargs)
+    except _Ran:
+        return "ran: the arguments passed validation"
+    finally:
+        report._run_sections = real
+
+
+_SECTIONS = tuple(report.section_names())
+_A_FILE = _TMP / "a_file.txt"
+_A_FILE.write_text("x")
+MODULE_CASES += [
+    Case("report.build_report", _build_report,
+         dict(out_dir=str(_TMP / "report"), sections=["bounds"], jobs=1),
+         dict(out_dir="skip", sections=("set", ("choice", _SECTIONS)), dpi="count", log="skip",
+              jobs="count", formats=("set", ("choice", report.FORMATS)),
+              style=("choice", report.STYLES), reuse="bool", force="bool", progress="skip"),
+         none_ok=("sections", "jobs"), covers=(report.build_report,), run_base=False,
+         extra=(("dpi below 30", dict(dpi=5), RAISE, "dpi"),
+                ("dpi above 1200", dict(dpi=5000), RAISE, "dpi"),
+                ("log not callable", dict(log=1.5), RAISE, "log"),
+                ("progress not callable", dict(progress="abc"), RAISE, "progress"),
+                ("out_dir a file", dict(out_dir=str(_A_FILE)), RAISE, "out_dir"),
+                ("out_dir unwritable", dict(out_dir="/proc/ctlcc-report"), RAISE, "out_dir"),
+                ("out_dir empty", dict(out_dir=""), RAISE, "out_dir"),
+                ("out_dir a float", dict(out_dir=1.5), RAISE, "out_dir"))),
+    Case("report.check_out_dir", report.check_out_dir, dict(out_dir=str(_TMP / "report2")),
+         dict(out_dir="skip", force="bool"),
+         extra=(("a file", dict(out_dir=str(_A_FILE)), RAISE, "out_dir"),
+                ("under a file", dict(out_dir=str(_A_FILE / "r")), RAISE, "out_dir"),
+                ("unwritable", dict(out_dir="/proc/ctlcc-report"), RAISE, "out_dir"),
+                ("empty", dict(out_dir=""), RAISE, "out_dir"),
+                ("None", dict(out_dir=None), RAISE, "out_dir"),
+                ("a float", dict(out_dir=1.5), RAISE, "out_dir"),
+                ("a folder of other files", dict(out_dir=str(_TMP)), RAISE, "out_dir"))),
+]
+MODULE_EXEMPT += [
+    (report.ReportOutputError, "exception class (a ParameterError about --out)"),
+    (report.SectionResult, _RESULT + " (a section's worker builds it)"),
+    (report.ReportIndex, _RESULT + " (build_report builds it)"),
+    (report.section_names, "no arguments: the report's sections"),
+]
+
+# --------------------------------------------------------------------------- sim.testing
+from ctlcc.sim import testing as simtesting  # noqa: E402
+from ctlcc.sim.senders import FixedWindow  # noqa: E402
+
+_SENDER_CHOICES = ("reno", "newreno", "tahoe", "vegas", "stpd", "primo")
+
+
+def _harness_method(name, **defaults):
+    """Call SenderHarness.<name> on a fresh harness (a hook changes the flow's state)."""
+    def call(**kwargs):
+        h = simtesting.SenderHarness(FixedWindow(window=3), duration=10.0)
+        h.start(now=0.0)
+        return getattr(h, name)(**kwargs)
+    call.__name__ = name
+    return call
+
+
+# compile the FixedWindow and Primo hooks once, outside the harness's per-call alarm
+simtesting.SenderHarness(FixedWindow(window=3), duration=10.0).start(now=0.0)
+simtesting.SenderHarness("primo", duration=10.0).start(now=0.0)
+_F = dict(f="int0")
+_F_BAD = (("f beyond the flows", dict(f=1), RAISE, "f"),)
+MODULE_CASES += [
+    Case("sim.testing.SenderHarness", simtesting.SenderHarness,
+         dict(sender="reno", duration=10.0, seed=0),
+         dict(sender=("choice", _SENDER_CHOICES), scenario=("obj", ctlcc.sim.scenarios.Scenario),
+              duration="pos", seed="int0"),
+         none_ok=("scenario",), run_base=True,
+         extra=(("duration 1e308 (a duration the arrays cannot hold)", dict(duration=1e308),
+                 RAISE, "duration"),)),
+    Case("sim.testing.SenderHarness.state", _harness_method("state"), {}, _F, extra=_F_BAD,
+         covers=(simtesting.SenderHarness.state,),
+         # min_rtt is +inf until the first RTT sample; rate is NaN for a window-based sender
+         allow_inf=True, nan_ok=("rate",)),
+    Case("sim.testing.SenderHarness.start", _harness_method("start"), dict(now=0.0),
+         dict(now="nonneg", **_F), extra=_F_BAD, covers=(simtesting.SenderHarness.start,)),
+    Case("sim.testing.SenderHarness.ack", _harness_method("ack"), dict(seq=1, rtt=0.1, now=0.2),
+         dict(seq="int0", rtt="pos", now="nonneg", retx="int0", flag="int0", aux1="real",
+              aux2="real", **_F), extra=_F_BAD, covers=(simtesting.SenderHarness.ack,)),
+    Case("sim.testing.SenderHarness.timer", _harness_method("timer"), dict(now=1.0),
+         dict(now="nonneg", **_F), extra=_F_BAD, covers=(simtesting.SenderHarness.timer,)),
+    Case("sim.testing.SenderHarness.data", _harness_method("data"), dict(seq=0, now=0.1),
+         dict(seq="int0", now="nonneg", sent_time="nonneg", retx="int0", flag="int0",
+              aux1="real", aux2="real", **_F), none_ok=("sent_time",), extra=_F_BAD,
+         covers=(simtesting.SenderHarness.data,)),
+    Case("sim.testing.SenderHarness.sent", _harness_method("sent"), {}, _F, extra=_F_BAD,
+         covers=(simtesting.SenderHarness.sent,)),
+    Case("sim.testing.SenderHarness.acks", _harness_method("acks"), {}, _F, extra=_F_BAD,
+         covers=(simtesting.SenderHarness.acks,)),
+    Case("sim.testing.SenderHarness.events", _harness_method("events"), {}, _F, none_ok=("f",),
+         extra=_F_BAD, covers=(simtesting.SenderHarness.events,)),
+    Case("sim.testing.SenderHarness.run", _harness_method("run"), dict(until=1.0),
+         dict(until="nonneg"),
+         extra=(("until beyond the duration", dict(until=11.0), RAISE, "until"),),
+         covers=(simtesting.SenderHarness.run,)),
+]
+
+
+def _primo_method(name):
+    """pace and step need a sender with those hooks (FixedWindow has neither): Primo has both."""
+    def call(**kwargs):
+        h = simtesting.SenderHarness("primo", duration=10.0)
+        h.start(now=0.0)
+        return getattr(h, name)(**kwargs)
+    call.__name__ = name
+    return call
+
+
+MODULE_CASES += [
+    Case("sim.testing.SenderHarness.pace", _primo_method("pace"), dict(now=0.5),
+         dict(now="nonneg", **_F), extra=_F_BAD, covers=(simtesting.SenderHarness.pace,)),
+    Case("sim.testing.SenderHarness.step", _primo_method("step"), dict(step=0, now=0.5),
+         dict(step="int0", now="nonneg", **_F), extra=_F_BAD,
+         covers=(simtesting.SenderHarness.step,)),
+]
+
+# --------------------------------------------------------------------------- sim.ns3
+# ns-3 itself is an optional extra (not installed in CI's default job): run_ns3 and
+# run_ns3_many are probed for their validation only (it comes before the check for ns-3).
+from ctlcc.sim import ns3  # noqa: E402
+
+_NS3_SCENARIO = ctlcc.sim.scenarios.single_bottleneck(protocol="newreno")
+_NS3_PROTOCOLS = ("reno", "newreno", "cubic")
+_FAMILIES = tuple(ns3.COMPARISON_FAMILIES)
+MODULE_CASES += [
+    Case("sim.ns3.Ns3Options", ns3.Ns3Options, {},
+         dict(sack="bool", recovery=("choice", ("prr", "classic")), timestamps="bool",
+              limited_transmit="bool", data_retries="count", del_ack_count="count",
+              clock_granularity="pos", match_wire_time="bool"),
+         none_ok=("limited_transmit",)),
+    Case("sim.ns3.ns3_header_bytes", ns3.ns3_header_bytes, {}, dict(timestamps="bool")),
+    Case("sim.ns3.wire_rate_scale", ns3.wire_rate_scale, dict(payload_bytes=1000, header_bytes=54),
+         dict(payload_bytes="count", header_bytes="int0", timestamps="bool")),
+    Case("sim.ns3.ns3_job", ns3.ns3_job, dict(scenario=_NS3_SCENARIO, duration=10.0),
+         dict(scenario=("obj", ctlcc.sim.scenarios.Scenario), duration="pos", seed="int0",
+              options=("obj", ns3.Ns3Options), trace="bool", warmup="nonneg",
+              protocols="skip"),
+         none_ok=("options",),
+         extra=(("warmup beyond duration", dict(warmup=20.0), RAISE, "warmup"),
+                ("protocols one too few", dict(protocols=[]), RAISE, "protocols"),
+                ("protocols unknown", dict(protocols=["nope"]), RAISE, "protocols"))),
+    Case("sim.ns3.run_ns3", ns3.run_ns3, dict(scenario=_NS3_SCENARIO, duration=10.0),
+         dict(scenario=("obj", ctlcc.sim.scenarios.Scenario), duration="pos", seed="int0",
+              options=("obj", ns3.Ns3Options), trace="bool", warmup="nonneg", isolate="bool",
+              timeout="pos"),
+         none_ok=("options", "timeout"), run_base=False),
+    Case("sim.ns3.run_ns3_many", ns3.run_ns3_many, dict(runs=[(_NS3_SCENARIO, 10.0)]),
+         dict(runs="skip", isolate="bool", timeout="pos"), none_ok=("timeout",), run_base=False,
+         extra=(("runs a str", dict(runs="abc"), RAISE, "runs"),
+                ("runs None", dict(runs=None), RAISE, "runs"),
+                ("a run of one item", dict(runs=[(_NS3_SCENARIO,)]), RAISE, "runs[0]"),
+                ("a run's duration nan", dict(runs=[(_NS3_SCENARIO, float("nan"))]), RAISE,
+                 "duration"))),
+    Case("sim.ns3.read_ns3_csv", ns3.read_ns3_csv, dict(name="ns3_fig3_7"),
+         dict(name=("obj", str), data_dir="skip"),
+         extra=(("unknown name", dict(name="nope"), RAISE, "name"),
+                ("missing data_dir file", dict(data_dir=str(_TMP)), RAISE, "name"))),
+    Case("sim.ns3.write_ns3_csv", ns3.write_ns3_csv,
+         dict(path=str(_TMP / "ns3.csv"), rows=[{"a": 1.0}], provenance={"k": "v"}),
+         dict(path=("obj", str), rows="skip", provenance="skip"),
+         extra=(("provenance a list", dict(provenance=[1]), RAISE, "provenance"),
+                ("provenance None", dict(provenance=None), RAISE, "provenance"),
+                ("rows empty", dict(rows=[]), RAISE, "rows"),
+                ("rows of floats", dict(rows=[1.5]), RAISE, "rows[0]"),
+                ("rows with other keys", dict(rows=[{"a": 1}, {"b": 2}]), RAISE, "rows[1]"),
+                ("path unwritable", dict(path="/proc/ctlcc-ns3.csv"), RAISE, "path"))),
+    Case("sim.ns3.fig3_7_overlay", ns3.fig3_7_overlay, {},
+         dict(buffer_case=("choice", ("sufficient", "insufficient")))),
+    Case("sim.ns3.provenance", ns3.provenance, dict(ns3_version="3.44"),
+         dict(options=("obj", ns3.Ns3Options), seeds=("seq0", "int0"), command=("obj", str),
+              ns3_version=("obj", str)),
+         none_ok=("options", "seeds", "command", "ns3_version")),
+    Case("sim.ns3.comparison_cases", ns3.comparison_cases, dict(family="fig3_7"),
+         dict(family=("choice", _FAMILIES), protocol=("choice", _NS3_PROTOCOLS), quick="bool"),
+         allow_inf=True),   # flows' stop = inf: they never stop (documented Flow default)
+    Case("sim.ns3.comparison_variants", ns3.comparison_variants, dict(family="loss"),
+         dict(family=("choice", _FAMILIES))),
+]
+MODULE_EXEMPT += [
+    (ns3.Ns3UnavailableError, "exception class: ns-3 is not installed"),
+    (ns3.Ns3FlowStats, _RESULT + " (run_ns3 builds it)"),
+    (ns3.Ns3QueueStats, _RESULT + " (run_ns3 builds it)"),
+    (ns3.Ns3Traces, _RESULT + " (run_ns3 builds it)"),
+    (ns3.Ns3Result, _RESULT + " (run_ns3 builds it)"),
+    (ns3.Ns3Table, _RESULT + " (read_ns3_csv builds it)"),
+    (ns3.ComparisonCase, _RESULT + " (comparison_cases builds it)"),
+    (ns3.ns3_available, "no arguments: whether ns-3's bindings import"),
+    (ns3.Ns3Table.where, "selection helper of a result table read from a shipped CSV: its "
+                         "keyword filters are column names and values of that table"),
+]
+
+# --------------------------------------------------------------------------- cli
+from ctlcc import cli  # noqa: E402
+
+MODULE_EXEMPT += [
+    (cli.main, "takes an argv list: every subcommand's bad arguments are probed by "
+               "tests/test_cli_errors.py (exit status 2, one error line, no traceback)"),
+    (cli.build_parser, "no arguments: the argparse parser that main uses"),
+]
