@@ -206,6 +206,7 @@ class SenderHarness:
         rtt, now = float(check_positive("rtt", rtt, scalar=True)), self._time("now", now)
         aux1 = float(check_finite("aux1", aux1, scalar=True))
         aux2 = float(check_finite("aux2", aux2, scalar=True))
+        ecn = _ecn_bits(ecn)
         record = Ack(int(seq), float(rtt), int(retx), int(flag), float(aux1), float(aux2),
                      float(now) - float(rtt), int(ecn))
         return self._call("ack", now, f, ack=record)
@@ -237,6 +238,7 @@ class SenderHarness:
         flag = _int64("flag", flag)
         if sent_time is not None:
             sent_time = self._time("sent_time", sent_time)
+        ecn = _ecn_bits(ecn)
         aux1 = float(check_finite("aux1", aux1, scalar=True))
         aux2 = float(check_finite("aux2", aux2, scalar=True))
         meta, free = sim.meta, sim.free
@@ -323,3 +325,8 @@ class SenderHarness:
         sim.duration = until
         sim.drive(self._rng, False)
         return int(sim.meta[K.M_EVENTS])
+
+
+def _ecn_bits(ecn):
+    """An ECN field: the OR of ``layout.ECN_ECT``, ``ECN_CE``, ``ECN_CWR``, ``ECN_ECE`` (0-15)."""
+    return check_nonnegative_int("ecn", ecn, maximum=K.ECN_ECT | K.ECN_CE | K.ECN_CWR | K.ECN_ECE)
