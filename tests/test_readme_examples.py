@@ -1,6 +1,6 @@
 """The README's short examples run as they stand, so they cannot drift from the code.
 
-Each ``python`` block of the README's "Five uses" section runs in a fresh interpreter
+Each ``python`` block of the README's "Six uses" section runs in a fresh interpreter
 in a temporary folder (the sweep example writes its results there).
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTION = "## Five uses, ten lines each"
+SECTION = "## Six uses, ten lines each"
 
 
 def _examples():
@@ -24,7 +24,7 @@ def _examples():
 
 
 EXAMPLES = _examples()
-NAMES = ("gain tuning", "a loop", "a bound", "a packet run", "a sweep")
+NAMES = ("gain tuning", "a loop", "a bound", "a packet run", "your own law", "a sweep")
 
 
 def test_one_example_per_use_each_about_ten_lines():

@@ -82,3 +82,13 @@ def _schur_stable_rows(poly):
         scale = np.where(scale > 0, scale, 1.0)  # keep the numbers O(1)
         poly = reduced / scale
     return bool(stable) if stable.ndim == 0 else stable
+
+
+def _polyval_sparse(coefficients, points):
+    """Evaluate a polynomial (highest first) using only its nonzero terms."""
+    coefficients = np.asarray(coefficients, dtype=float)
+    degree = coefficients.size - 1
+    index = np.flatnonzero(coefficients)
+    powers = degree - index
+    points = np.asarray(points)
+    return (coefficients[index] * points[..., None] ** powers).sum(axis=-1)

@@ -87,7 +87,7 @@ from ..errors import LawError, LinearisationError, ParameterError, UnstableLoopE
 from ..laws import stpd as _stpd_law
 from ..laws.user import RateLaw, WindowLaw
 from . import plant as _plant
-from ._schur import STABILITY_TOLERANCE, _schur_stable_rows, schur_stable
+from ._schur import STABILITY_TOLERANCE, _polyval_sparse, _schur_stable_rows, schur_stable
 
 __all__ = [
     "MODELS",
@@ -2064,12 +2064,3 @@ def _add_ascending(first, second):
     total[: second.size] += second
     return total
 
-
-def _polyval_sparse(coefficients, points):
-    """Evaluate a polynomial (highest first) using only its nonzero terms."""
-    coefficients = np.asarray(coefficients, dtype=float)
-    degree = coefficients.size - 1
-    index = np.flatnonzero(coefficients)
-    powers = degree - index
-    points = np.asarray(points)
-    return (coefficients[index] * points[..., None] ** powers).sum(axis=-1)

@@ -343,12 +343,3 @@ def _as_vector(name, values):
             f"{name} must be a non-empty 1-D array of gains, got shape {array.shape}")
     return array
 
-
-def _polyval_sparse(coefficients, points):
-    """Evaluate a polynomial (highest first) using only its nonzero terms."""
-    coefficients = np.asarray(coefficients, dtype=float)
-    degree = coefficients.size - 1
-    index = np.flatnonzero(coefficients)
-    powers = degree - index
-    points = np.asarray(points)
-    return (coefficients[index] * points[..., None] ** powers).sum(axis=-1)
