@@ -5,11 +5,14 @@
   and :func:`judge` (the one verdict rule);
 * :mod:`ctlcc.claims.registry` - :func:`unit` binds a measurement to its
   record declared in ``data/ledger_<paper>.csv``; :func:`evaluate` judges;
-* per paper, the units: :mod:`ctlcc.claims.stpd` (Xu 2002),
-  :mod:`ctlcc.claims.primo`, :mod:`ctlcc.claims.iftp`,
-  :mod:`ctlcc.claims.cbraa`, :mod:`ctlcc.claims.sttp`, and
-  :mod:`ctlcc.claims.others` (the models and standards ctlcc builds on:
-  Mathis, PFTK, Hollot, RFC 5348, RFC 6675);
+* per paper, the units, each beside what it measures (the modules of
+  :data:`~ctlcc.claims.registry.MODULES`): the analytic records in
+  :mod:`ctlcc.claims.stpd` (Xu 2002), :mod:`ctlcc.claims.iftp`,
+  :mod:`ctlcc.claims.cbraa`, :mod:`ctlcc.claims.sttp` and
+  :mod:`ctlcc.claims.others` (the models and standards ctlcc builds on);
+  the simulation studies' in ``ctlcc.claims.<paper>_sim``; the cross-checks'
+  after each check in :mod:`ctlcc.crosscheck`; the ST-PD thesis's
+  experiments' after each experiment in :mod:`ctlcc.experiments.thesis`;
 * :mod:`ctlcc.claims.inventory` - every statement of the papers' inventory
   that no checked record judges, as a ``not yet checked`` record.
 

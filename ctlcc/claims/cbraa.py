@@ -1,8 +1,9 @@
-# ctlcc.claims.cbraa - CBRAA's printed constants (§2-§3) and the cross-checks of its equations
+# ctlcc.claims.cbraa - CBRAA's printed constants (§2-§3) and Figure 6's ideal shares
 """Units of Ait-Hellal, Yamamoto & Leduc (1999) outside the §4 simulations: the
-constants of eqs. (1)-(4), Figure 6's ideal shares, and the cross-checks of
-eqs. (1)-(4) against ctlcc's senders (records in ``data/ledger_cbraa.csv``;
-§4 is :mod:`ctlcc.claims.cbraa_sim`).
+constants of eqs. (1)-(4) and Figure 6's ideal shares (records in
+``data/ledger_cbraa.csv``; §4 is :mod:`ctlcc.claims.cbraa_sim`, the
+cross-checks of eqs. (1)-(4) against ctlcc's senders are units of
+:mod:`ctlcc.crosscheck.cbraa`).
 
 References
 ----------
@@ -11,7 +12,7 @@ Ait-Hellal, Yamamoto & Leduc (1999), §2 eqs. (1)-(2), §3.1 eqs. (3)-(4), §4.3
 
 import numpy as np
 
-from ._common import check_points, data_rows
+from ._common import data_rows
 from .registry import Measurement, unit
 
 __all__ = []
@@ -63,35 +64,3 @@ def fig6_ideal():
             f"{1e3 * rtts[1]:g}, {1e3 * rtts[2]:g} ms")
     return {"cbraa-fig6-ideal-short": Measurement(value=float(shares[0]), reason=text),
             "cbraa-fig6-ideal-long": Measurement(value=float(shares[2]), reason=text)}
-
-
-# --- cross-checks (consistency) ---------------------------------------------------------------
-
-_CC = "crosscheck_summary; crosscheck_points; ctlcc.crosscheck."
-
-
-@unit("cbraa-reno-square-root-law-*", section="crosscheck",
-      needs=("reno_square_root_law", "reno_square_root_law_beyond"),
-      evidence="crosscheck_reno_vs_mathis_pftk; " + _CC + "reno_square_root_law")
-def square_root_law(check, beyond):
-    out = check_points(check, "cbraa-reno-square-root-law")
-    out.update(check_points(beyond, "cbraa-reno-square-root-law"))
-    return out
-
-
-@unit("cbraa-loss-threshold-*", section="crosscheck", needs="cbraa_loss_threshold",
-      evidence=_CC + "cbraa_loss_threshold")
-def loss_threshold(check):
-    return check_points(check, "cbraa-loss-threshold")
-
-
-@unit("cbraa-mathis-rate-*", section="crosscheck", needs="cbraa_mathis_rate",
-      evidence=_CC + "cbraa_mathis_rate")
-def mathis_rate(check):
-    return check_points(check, "cbraa-mathis-rate")
-
-
-@unit("cbraa-smoothness-*", section="crosscheck", needs="cbraa_smoothness",
-      evidence=_CC + "cbraa_smoothness")
-def smoothness(check):
-    return check_points(check, "cbraa-smoothness")

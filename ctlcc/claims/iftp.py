@@ -1,8 +1,9 @@
-# ctlcc.claims.iftp - IFTP's closed forms (§5) and their cross-checks against the packet engine
+# ctlcc.claims.iftp - IFTP's closed forms (§5) and ctlcc's reading of Table I's gaps
 """Units of ElAarag & Bassiouni (2002) outside the §6 simulations: the closed
-forms of §5 (eqs. 16-27, Figure 3), ctlcc's reading of Table I's gaps, and the
-cross-checks of eqs. (10)-(26) against ctlcc's IFTP sender (records in
-``data/ledger_iftp.csv``; §6 is :mod:`ctlcc.claims.iftp_sim`).
+forms of §5 (eqs. 16-27, Figure 3) and ctlcc's reading of Table I's gaps
+(records in ``data/ledger_iftp.csv``; §6 is :mod:`ctlcc.claims.iftp_sim`, the
+cross-checks of eqs. (10)-(26) against ctlcc's IFTP sender are units of
+:mod:`ctlcc.crosscheck.iftp`).
 
 References
 ----------
@@ -11,7 +12,7 @@ ElAarag & Bassiouni (2002), §3.1, §4 Figure 1, §5 eqs. (10)-(27), Figure 3, �
 
 import numpy as np
 
-from ._common import check_point, data_rows
+from ._common import data_rows
 from .registry import Measurement, unit
 
 __all__ = []
@@ -135,54 +136,3 @@ def table1_fair_share():
                        reason="gap law n (G + tau) = R with tau = 8 ms (one 1000-byte packet at "
                               "1 Mb/s, ctlcc's reading: tau is not printed): "
                               + ", ".join(f"{r:.1f}" for r in rates) + " kb/s per source")
-
-
-# --- cross-checks ---------------------------------------------------------------------------------
-
-_IDEAL = "iftp_fig3_bandwidth_rtt_vs_n; crosscheck_summary; crosscheck_points; " \
-         "ctlcc.crosscheck.iftp_ideal_bandwidth"
-
-
-@unit("iftp-eq20-ideal-bandwidth", "iftp-ideal-bandwidth-*-figure-1-paced-timing-*",
-      section="crosscheck", needs="iftp_ideal_bandwidth", evidence=_IDEAL)
-def ideal_bandwidth(check):
-    paper = [i for i, lab in enumerate(check.labels) if "vs pacing='figure1'" in lab
-             and lab.split(": ")[1].startswith("eqs.")]
-    continuous = [i for i, lab in enumerate(check.labels) if "pacing='continuous'" in lab]
-    timing = [i for i, lab in enumerate(check.labels) if "Figure 1 paced timing" in lab]
-    rel = check.measured[paper] / check.predicted[paper] - 1
-    k = int(np.argmax(np.abs(rel)))
-    rel_cont = check.measured[continuous] / check.predicted[continuous] - 1
-    n_values = [lab.split(":")[0] for lab in np.array(check.labels)[paper]]
-    out = {"iftp-eq20-ideal-bandwidth": Measurement(
-        value=float(rel[k]),
-        reason=("simulated theta / eqs. (10)-(19) - 1 with Transmit_Window as printed "
-                "(pacing='figure1'): " + ", ".join(f"{n} {r:+.1%}" for n, r in zip(n_values, rel))
-                + f" (worst {n_values[k]}); {check.note}"),
-        other_evidence="with the sweep continuing at the gap until the next window "
-                       "(pacing='continuous'): " + ", ".join(
-                           f"{n} {r:+.1%}" for n, r in zip(n_values, rel_cont)))}
-    for i in timing:
-        label = check.labels[i]
-        from ._common import slug
-        out[f"iftp-ideal-bandwidth-{slug(label)}"] = check_point(check, i)
-    return out
-
-
-@unit("iftp-eq26-bound-sim", section="crosscheck", needs="iftp_nonideal_bound",
-      evidence="crosscheck_summary; crosscheck_points; ctlcc.crosscheck.iftp_nonideal_bound")
-def nonideal_bound(check):
-    """Eq. (26) as a bound on ctlcc's IFTP under random loss: the largest measured/bound."""
-    printed = [i for i, lab in enumerate(check.labels) if "pacing='figure1'" in lab]
-    other = [i for i, lab in enumerate(check.labels) if "pacing='continuous'" in lab]
-    ratios = check.measured / check.predicted
-    k = max(printed, key=lambda i: ratios[i])
-    point = check_point(check, k)
-    return Measurement(
-        value=float(ratios[k]), seeds=point.seeds,
-        spread=None if point.spread is None else float(point.spread / check.predicted[k]),
-        reason=("send rate / eq. (26) with Transmit_Window as printed: " + ", ".join(
-            f"{check.labels[i].split(',')[0]}: {ratios[i]:.2f}" for i in printed)
-            + f" (the largest at {check.labels[k].split(',')[0]}); {check.note}"),
-        other_evidence="with pacing='continuous': " + ", ".join(
-            f"{check.labels[i].split(',')[0]}: {ratios[i]:.2f}" for i in other))

@@ -8,17 +8,20 @@ A *unit* is one measurement bound to the record(s) it is judged against:
   ``data/ledger_<paper>.csv``, declared before anything is measured
   (:func:`rules`);
 * the measurement is a function registered with :func:`unit` in a
-  per-paper module (:mod:`ctlcc.claims.stpd`, :mod:`ctlcc.claims.primo`,
-  ...), returning a :class:`Measurement`: ctlcc's value (and its samples
-  over seeds), never a verdict.
+  per-paper module (:data:`MODULES`), beside what it measures: an analytic
+  record in :mod:`ctlcc.claims.stpd`, :mod:`ctlcc.claims.iftp`, ...; a
+  cross-check's after the check in :mod:`ctlcc.crosscheck.stpd`, ...; a
+  thesis experiment's after the experiment in the topic modules of
+  :mod:`ctlcc.experiments.thesis`.  It returns a :class:`Measurement`:
+  ctlcc's value (and its samples over seeds), never a verdict.
 
 :func:`evaluate` joins the two and applies :func:`ctlcc.claims.judge`; the
 ledger's sources, the report's sections and the README tables all derive
 from this registry (:func:`units`, :func:`sections`).
 
 A unit declares the report section that runs it and, optionally, the
-experiment it needs (a key of the dict its module's provider returns for
-that section): ``@unit("stpd-fig.4.8-fig4_8_stpd_1e-2", section="thesis_sim",
+experiment it needs (a key of the dict the section's provider returns):
+``@unit("stpd-fig.4.8-fig4_8_stpd_1e-2", section="thesis_sim",
 needs="uniform_loss")`` receives ``results["uniform_loss"]``.  The same
 units evaluate results handed in by a caller
 (``ctlcc.experiments.thesis.claims(results)``).
@@ -48,12 +51,21 @@ from .record import COMPARISONS, KINDS, OUTSIDE_VERDICTS, Claim, judge, within
 __all__ = ["MODULES", "Rule", "Measurement", "Unit", "unit", "units", "rules", "renamed",
            "sections", "evaluate", "section_claims", "paper_claims", "RULE_COLUMNS"]
 
-#: Per-paper modules that register units, in ledger order.
-MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.stpd_testbed",
-           "ctlcc.claims.primo",
-           "ctlcc.claims.primo_sim", "ctlcc.claims.iftp", "ctlcc.claims.iftp_sim",
-           "ctlcc.claims.cbraa", "ctlcc.claims.cbraa_sim", "ctlcc.claims.sttp",
-           "ctlcc.claims.sttp_sim", "ctlcc.claims.others", "ctlcc.claims.aqm",
+#: Per-paper modules that register units, in ledger order (:func:`units` sorts by it).
+#: A unit lives beside what it measures: the analytic records in ``ctlcc.claims``,
+#: the cross-checks' in ``ctlcc.crosscheck``, the thesis's experiments' in the topic
+#: modules of ``ctlcc.experiments.thesis``.
+MODULES = ("ctlcc.claims.stpd", "ctlcc.crosscheck.stpd",
+           "ctlcc.experiments.thesis.single_flow", "ctlcc.experiments.thesis.multi_flow",
+           "ctlcc.experiments.thesis.wireless", "ctlcc.experiments.thesis.coexistence",
+           "ctlcc.claims.stpd_testbed",
+           "ctlcc.crosscheck.primo",
+           "ctlcc.claims.primo_sim", "ctlcc.claims.iftp", "ctlcc.crosscheck.iftp",
+           "ctlcc.claims.iftp_sim",
+           "ctlcc.claims.cbraa", "ctlcc.crosscheck.cbraa", "ctlcc.claims.cbraa_sim",
+           "ctlcc.claims.sttp", "ctlcc.crosscheck.sttp",
+           "ctlcc.claims.sttp_sim", "ctlcc.claims.others", "ctlcc.crosscheck.others",
+           "ctlcc.claims.aqm",
            "ctlcc.claims.stpd_equations",
            "ctlcc.claims.iftp_equations",
            "ctlcc.claims.cbraa_equations",
@@ -205,6 +217,9 @@ class Unit:
     module : str
     optional : tuple of (str, str)
         (keyword argument, results key) passed when present.
+    paper : str
+        Paper the unit's records belong to; '' for the paper its module is
+        named after.
     """
 
     ids: tuple
@@ -214,14 +229,15 @@ class Unit:
     evidence: str = ""
     module: str = ""
     optional: tuple = ()
+    paper: str = ""
 
     @property
     def paper_module(self):
-        """Paper of the unit's module (``ctlcc.claims.stpd_sim`` -> ``"stpd"``)."""
-        return self.module.rsplit(".", 1)[-1].split("_")[0]
+        """Paper of the unit (``ctlcc.claims.primo_sim`` -> ``"primo"``; else its *paper*)."""
+        return self.paper or self.module.rsplit(".", 1)[-1].split("_")[0]
 
 
-def unit(*ids, section, needs=(), evidence="", optional=None):
+def unit(*ids, section, needs=(), evidence="", optional=None, paper=""):
     """Register the decorated function as the measurement of the claims *ids*.
 
     Parameters
@@ -236,6 +252,9 @@ def unit(*ids, section, needs=(), evidence="", optional=None):
         Default evidence (functions, report items).
     optional : dict, optional
         Keyword argument -> results key, passed when the results hold it.
+    paper : str, optional
+        Paper of the records when the module is not named after it
+        (``ctlcc.experiments.thesis.wireless``: ``"stpd"``).
     """
     if not ids:
         raise ParameterError("unit needs at least one claim id")
@@ -243,7 +262,7 @@ def unit(*ids, section, needs=(), evidence="", optional=None):
 
     def register(function):
         _UNITS.append(Unit(tuple(ids), function, section, needs, evidence, function.__module__,
-                           tuple((optional or {}).items())))
+                           tuple((optional or {}).items()), paper))
         return function
 
     return register
@@ -284,7 +303,7 @@ def units(section=None, paper=None, ids=None):
     ['stpd']
     """
     _load()
-    out = list(_UNITS)
+    out = _ordered()
     if section is not None:
         check_choice("section", section, _sections(out))
     if paper is not None:
@@ -304,7 +323,7 @@ def units(section=None, paper=None, ids=None):
 def sections():
     """Report sections that have units, in ledger order."""
     _load()
-    return list(_sections(_UNITS))
+    return list(_sections(_ordered()))
 
 
 def _sections(selected):
@@ -556,6 +575,12 @@ def _load():
         for name in MODULES:
             importlib.import_module(name)
         _LOADED.append(True)
+
+
+def _ordered():
+    """Every unit in ledger order: by its module's place in MODULES, then as registered."""
+    rank = {name: i for i, name in enumerate(MODULES)}
+    return sorted(_UNITS, key=lambda u: rank.get(u.module, len(rank)))
 
 
 def _provide(section):

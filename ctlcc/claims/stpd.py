@@ -1,9 +1,10 @@
-# ctlcc.claims.stpd - the ST-PD thesis's analytic claims and the cross-checks of its loop
-"""Units of Xu (2002): §4.3.3's numerical example, Figs. 4.5-4.6, the scenario BDPs,
-and the cross-checks of its loop against the packet engine.
+# ctlcc.claims.stpd - the ST-PD thesis's analytic claims: the printed poles, Figs. 4.5-4.6, BDPs
+"""Units of Xu (2002): §4.3.3's numerical example, Figs. 4.5-4.6, the scenario BDPs.
 
-Records declared in ``data/ledger_stpd.csv``; the simulation experiments of
-§3.5, §4.4 and §6 are in :mod:`ctlcc.claims.stpd_sim`.
+Records declared in ``data/ledger_stpd.csv``.  The cross-checks of the loop
+against the packet engine are units of :mod:`ctlcc.crosscheck.stpd`, the
+simulation experiments of §3.5, §4.4 and §6 units of the topic modules of
+:mod:`ctlcc.experiments.thesis`, each beside what it measures.
 
 References
 ----------
@@ -12,7 +13,7 @@ Xu (2002), §3.5, §4.3.2-§4.3.3, eqs. (4.1)-(4.19), Figs. 4.5-4.6.
 
 import numpy as np
 
-from ._common import check_point, data_rows
+from ._common import data_rows
 from .registry import Measurement, unit
 
 __all__ = []
@@ -165,68 +166,3 @@ def _thesis_bdp(preset):
               for hop in zip(path[:-1], path[1:]))
     (a, b), = scenario.bottlenecks[:1]
     return rtt * channels[(a, b)][0].rate / 8000.0
-
-
-# --- cross-checks of the loop against packets --------------------------------------------------
-
-_DECAY_EVIDENCE = ("crosscheck_stpd_decay_per_rtt_vs_per_slot; crosscheck_summary; "
-                   "crosscheck_points; ctlcc.crosscheck.stpd_decay")
-
-
-@unit("stpd-decay-per-rtt-*", section="crosscheck", needs="stpd_decay_per_rtt",
-      evidence=_DECAY_EVIDENCE)
-def decay_per_rtt(check):
-    from ._common import check_points
-
-    return check_points(check, "stpd-decay-per-rtt")
-
-
-@unit("stpd-decay-per-slot-*", section="crosscheck", needs="stpd_decay_per_slot",
-      evidence=_DECAY_EVIDENCE)
-def decay_per_slot(check):
-    from ._common import check_points
-
-    return check_points(check, "stpd-decay-per-slot")
-
-
-_EQ419_EVIDENCE = ("crosscheck_summary; crosscheck_points; "
-                   "ctlcc.crosscheck.stpd_throughput_under_loss")
-
-
-@unit("stpd-eq4.19-agrees-below-p-0.01", section="crosscheck",
-      needs="stpd_throughput_under_loss", evidence=_EQ419_EVIDENCE)
-def eq4_19_agrees(check):
-    """The worst point's simulated/predicted throughput deficit (1 - throughput)."""
-    deficits = 1.0 - check.predicted
-    n = len(check.parameters["seeds"])
-    ratios = (1.0 - check.measured) / deficits
-    stderr = check.spread / deficits / np.sqrt(n)
-    # the point farthest outside: |r - 1| beyond twice its standard error
-    i = int(np.argmax(np.abs(ratios - 1.0) - 2.0 * stderr))
-    per_point = ", ".join(f"{lab}: {r:.2f} +- {s:.2f}"
-                          for lab, r, s in zip(check.labels, ratios, stderr))
-    base = check_point(check, i)
-    return Measurement(
-        value=float(ratios[i]), seeds=base.seeds,
-        spread=float(check.spread[i] / deficits[i]),
-        reason=(f"worst point {check.labels[i]}: simulated throughput "
-                f"{check.measured[i]:.4f} against eq. (4.19)'s {check.predicted[i]:.4f}; "
-                f"deficit ratio (1 - simulated)/(1 - predicted) per point: {per_point} "
-                f"(+- its standard error); {check.note}"))
-
-
-@unit("stpd-eq4.19-above-simulation-p-0.01", section="crosscheck",
-      needs="stpd_throughput_under_loss_beyond", evidence=_EQ419_EVIDENCE)
-def eq4_19_above_simulation(check):
-    """Gap eq. (4.19) - simulated throughput at p = 1e-2 (the thesis's own gap: 0.9654 - 0.94)."""
-    i = [k for k, label in enumerate(check.labels) if label == "p=0.01"][0]
-    point = check_point(check, i)
-    gaps = check.predicted - check.measured
-    return Measurement(
-        value=float(gaps[i]), seeds=point.seeds, spread=point.spread,
-        reason=(f"eq. (4.19) {check.predicted[i]:.4f} - simulated {check.measured[i]:.4f} at "
-                f"p = 1e-2: ctlcc's packets lose throughput to timeouts after lost "
-                f"retransmissions ({check.note})"),
-        other_evidence=("gap at " + ", ".join(f"{lab}: {g:.3f}"
-                                              for lab, g in zip(check.labels, gaps))
-                        + " (the thesis: the gap grows with p)"))

@@ -1,9 +1,9 @@
-# ctlcc.claims.sttp - STTP's worked numbers (§III) and the cross-checks of its sender
+# ctlcc.claims.sttp - STTP's worked numbers (§III), Table I's counts, the Jain formula
 """Units of Wade, Kara & Dew (2000) outside the simulated experiments: the
 worked examples of §III, Table I's Poisson counts, the Jain-index formula and
-Table II's capacity, and the cross-checks of ctlcc's STTP sender (records in
-``data/ledger_sttp.csv``; Tables II-III and Experiment 1 are
-:mod:`ctlcc.claims.sttp_sim`).
+Table II's capacity (records in ``data/ledger_sttp.csv``; Tables II-III and
+Experiment 1 are :mod:`ctlcc.claims.sttp_sim`, the cross-checks of ctlcc's
+STTP sender units of :mod:`ctlcc.crosscheck.sttp`).
 
 References
 ----------
@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ._common import check_points, data_rows
+from ._common import data_rows
 from .registry import Measurement, unit
 
 __all__ = []
@@ -92,31 +92,3 @@ def jain_formula():
                        reason="the printed formula (sum x)^2 / sum x^2, without the n, on Table "
                               "II's four STTP 1:9 counts: not in [0, 1]; with the n (Jain's "
                               "index) it gives the quoted 0.98")
-
-
-# --- cross-checks ------------------------------------------------------------------------------
-
-_CC = "crosscheck_summary; crosscheck_points; ctlcc.crosscheck."
-
-
-@unit("sttp-burst-bound-*", section="crosscheck", needs="sttp_burst_bound",
-      evidence=_CC + "sttp_burst_bound")
-def burst_bound(check):
-    return check_points(check, "sttp-burst-bound")
-
-
-@unit("sttp-3a-packet-pair-accuracy", section="crosscheck", needs="sttp_packet_pair",
-      evidence=_CC + "sttp_packet_pair")
-def packet_pair_accuracy(check):
-    rel = np.abs(check.measured / check.predicted - 1)
-    k = int(np.argmax(rel))
-    return Measurement(value=float(rel[k]),
-                       reason=f"largest |probed / true - 1| over {len(rel)} cases (rates "
-                              f"1 kb/s .. 155 Mb/s, slow link first, middle, last): "
-                              f"{rel[k]:.2e} at {check.labels[k]}; {check.note}")
-
-
-@unit("sttp-rtt-scaling-*", section="crosscheck", needs="sttp_rtt_scaling",
-      evidence=_CC + "sttp_rtt_scaling")
-def rtt_scaling(check):
-    return check_points(check, "sttp-rtt-scaling")

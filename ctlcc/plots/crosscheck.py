@@ -47,12 +47,14 @@ def plot_reno_vs_formulas(sqrt_check, pftk_check, ax=None, sqrt_beyond=None):
                                  f"{len(pftk_check.parameters['seeds'])} seeds, mean ± sd)")
     ax.plot(p_sqrt, sqrt_check.predicted, "s--", color="C0",
             label=f"square-root law, C = sqrt(3/2) ({cite('mathis')})")
-    ax.fill_between(p_sqrt, sqrt_check.predicted - sqrt_check.tolerance,
-                    sqrt_check.predicted + sqrt_check.tolerance, color="C0", alpha=0.15)
+    band = _declared_tolerance("cbraa-reno-square-root-law-*", sqrt_check.predicted)
+    ax.fill_between(p_sqrt, sqrt_check.predicted - band, sqrt_check.predicted + band,
+                    color="C0", alpha=0.15)
     ax.plot(p_pftk, pftk_check.predicted, "^-", color="C1", label="PFTK full model (eq. 31)")
-    ax.fill_between(p_pftk, pftk_check.predicted - pftk_check.tolerance,
-                    pftk_check.predicted + pftk_check.tolerance, color="C1", alpha=0.15,
-                    label="tolerance bands")
+    band = _declared_tolerance("pftk-reno-pftk-*", pftk_check.predicted)
+    ax.fill_between(p_pftk, pftk_check.predicted - band, pftk_check.predicted + band,
+                    color="C1", alpha=0.15,
+                    label="declared tolerances (data/ledger_*.csv, before the seeds' part)")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("packet-error probability p [1]")
@@ -62,6 +64,14 @@ def plot_reno_vs_formulas(sqrt_check, pftk_check, ax=None, sqrt_beyond=None):
     ax.legend(fontsize="small")
     ax.grid(True, which="both", alpha=0.3)
     return ax
+
+
+def _declared_tolerance(rule_id, predicted):
+    """The tolerance the ledger declares for the records *rule_id*, at each prediction."""
+    from ..claims import rules
+
+    rule = rules()[rule_id]
+    return np.array([rule.absolute_tolerance(p) for p in predicted])
 
 
 def plot_stpd_decay(per_rtt_check, per_slot_check, ax=None):
@@ -118,39 +128,45 @@ def summary_table(checks, records=None):
     records : sequence of ctlcc.claims.Claim, optional
         The ledger's records judged on these checks (default: evaluated here
         from the registered units).  Their verdicts follow the tolerances
-        declared in ``data/ledger_*.csv``; a check's own ``passed`` is the
-        function's acceptance band for interactive use, shown apart.
+        declared in ``data/ledger_*.csv``: the one verdict a check has.
 
     Returns
     -------
     ReportTable
     """
+    by_check = _records_by_check(_records(checks, records))
+    rows = []
+    for check in checks:
+        worst = _worst(check)
+        mine = by_check.get(check.name, [])
+        ledger = "; ".join(f"{c.id} ({c.kind}): {c.verdict}" for c in mine) or "—"
+        rows.append((check.name, check.claim, check.source, ledger,
+                     f"{check.labels[worst]}: {check.error[worst]:+.4g}", check.note))
+    return ReportTable(
+        "crosscheck_summary",
+        "Every cross-check of ctlcc.crosscheck against the packet simulator: the ledger records "
+        "it feeds, with their verdicts (tolerances declared in data/ledger_*.csv), and the "
+        "point farthest from the prediction (largest |measured - predicted| / |predicted|), "
+        "with its error measured - predicted.",
+        ("check", "claim", "source", "ledger records (kind): verdict", "worst point: error",
+         "note"),
+        tuple(rows))
+
+
+def _records(checks, records):
     if records is None:
         from ..claims import evaluate, units
 
         records = evaluate(units(section="crosscheck"),
                            results={check.name: check for check in checks})
-    by_check = _records_by_check(records)
-    rows = []
-    for check in checks:
-        worst = int(np.nanargmax(np.abs(check.error) - check.tolerance)) \
-            if np.any(np.isfinite(check.error)) else 0
-        mine = by_check.get(check.name, [])
-        ledger = "; ".join(f"{c.id} ({c.kind}): {c.verdict}" for c in mine) or "—"
-        rows.append((check.name, check.claim, check.source, ledger,
-                     f"{check.labels[worst]}: {check.error[worst]:+.4g}",
-                     f"{int(np.sum(check.within))}/{len(check.within)} "
-                     f"({'pass' if check.passed else 'FAIL'}): {check.tolerance_reason}",
-                     check.note))
-    return ReportTable(
-        "crosscheck_summary",
-        "Every cross-check of ctlcc.crosscheck against the packet simulator: the ledger records "
-        "it feeds, with their verdicts (tolerances declared in data/ledger_*.csv), the worst "
-        "point's error (measured - predicted), and the function's own acceptance band (for "
-        "interactive use; not the ledger's verdict).",
-        ("check", "claim", "source", "ledger records (kind): verdict", "worst point: error",
-         "function's own band: within (pass/FAIL), why", "note"),
-        tuple(rows))
+    return records
+
+
+def _worst(check):
+    """Index of the point with the largest relative error (absolute where the prediction is 0)."""
+    size = np.where(np.isfinite(check.relative_error), np.abs(check.relative_error),
+                    np.abs(check.error))
+    return int(np.nanargmax(size)) if np.any(np.isfinite(size)) else 0
 
 
 def _records_by_check(records):
@@ -167,28 +183,37 @@ def _records_by_check(records):
     return out
 
 
-def detail_table(checks):
-    """One row per compared point of every claim.
+def detail_table(checks, records=None):
+    """One row per compared point of every check, with the ledger's verdict of its record.
 
     Parameters
     ----------
     checks : sequence of ctlcc.crosscheck.CrossCheck
+    records : sequence of ctlcc.claims.Claim, optional
+        As in :func:`summary_table`.
 
     Returns
     -------
     ReportTable
     """
+    from ..claims._common import slug
+
+    by_check = _records_by_check(_records(checks, records))
     rows = []
     for check in checks:
+        mine = by_check.get(check.name, [])
         for row in check.rows():
-            rows.append(row[:2] + (check.quantity,) + row[2:])
+            label = slug(row[1])
+            verdicts = [f"{c.id}: {c.verdict}" for c in mine if c.id.endswith("-" + label)]
+            rows.append(row[:2] + (check.quantity,) + row[2:]
+                        + ("; ".join(verdicts) or "— (judged as a whole: crosscheck_summary)",))
     return ReportTable(
         "crosscheck_points",
         "Predicted (analysis/bounds) vs measured (packet simulator, mean ± sd over seeds) for "
-        "every point of every check, with the function's own acceptance band on |measured - "
-        "predicted| (the ledger's verdicts, from data/ledger_*.csv, are in crosscheck_summary "
-        "and on the claims pages).",
-        ("check", "point", "quantity", "predicted", "measured", "own band", "own pass/FAIL"),
+        "every point of every check, with the ledger's verdict of the point's record "
+        "(tolerances declared in data/ledger_*.csv; records judged on a check as a whole are "
+        "in crosscheck_summary and on the claims pages).",
+        ("check", "point", "quantity", "predicted", "measured", "ledger record: verdict"),
         tuple(rows))
 
 
@@ -197,8 +222,9 @@ def report_items():
     from .. import crosscheck
 
     checks = crosscheck.run_all()
-    yield summary_table(checks)
-    yield detail_table(checks)
+    records = _records(checks, None)
+    yield summary_table(checks, records)
+    yield detail_table(checks, records)
     by_name = {check.name: check for check in checks}
     figure, ax = new_figure(figsize=(7.0, 5.0))
     plot_reno_vs_formulas(by_name["reno_square_root_law"], by_name["reno_pftk"], ax=ax,
@@ -209,7 +235,8 @@ def report_items():
         "Bernoulli loss p on the wireless hop) over 3 seeds of 60 s, against the square-root "
         "law (Mathis et al. 1997, Ait-Hellal, Yamamoto & Leduc (1999), eq. 1) and the PFTK full "
         "model (Padhye et al. 1998 eq. 31) evaluated at the runs' mean RTT, T0 = 1 s; shaded: "
-        "the tolerances.",
+        "the tolerances the ledger declares for these records (data/ledger_*.csv; the verdict "
+        "adds twice the standard error over seeds).",
         figure)
     figure, ax = new_figure(figsize=(7.0, 5.0))
     plot_stpd_decay(by_name["stpd_decay_per_rtt"], by_name["stpd_decay_per_slot"], ax=ax)

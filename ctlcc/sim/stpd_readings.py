@@ -163,7 +163,7 @@ def main(argv=None):
     for row in sorted(rows, key=score)[:8]:
         print({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()},
               round(score(row), 3))
-    # the ledger judges these three claims (data/ledger_stpd.csv, ctlcc.claims.stpd_sim),
+    # the ledger judges these three claims (data/ledger_stpd.csv, ctlcc.experiments.thesis.wireless),
     # where this sweep is other evidence; here only the best reading against the print
     for key, published in PUBLISHED.items():
         print(f"{key}: {best[key]:.4g} (published {published:g})")

@@ -607,7 +607,6 @@ def _crosscheck_evaluate(params, seed):
 
 
 _CROSSCHECK_METRICS = [
-    Metric("passed", lambda c, p: bool(c.passed), "bool", "1", "every point within tolerance"),
     Metric("max_abs_error", lambda c, p: float(np.max(np.abs(c.error))), "float",
            "as the check's quantity", "largest |measured - predicted|"),
     Metric("max_relative_error", lambda c, p: float(np.nanmax(np.abs(c.relative_error))),

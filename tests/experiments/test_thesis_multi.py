@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from ctlcc.experiments import thesis
+from ctlcc.experiments.thesis.multi_flow import _fair_time
 from ctlcc.sim import jain_index
 from ctlcc.sim.senders import Stpd
 
@@ -165,7 +166,7 @@ def test_fair_time_on_constructed_deliveries():
                            t, z, np.zeros((0, 3)), np.zeros(2), np.zeros(2), np.zeros(2),
                            np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(0), np.zeros(0),
                            8000.0)
-    got = thesis._fair_time(run, 0.0, 10.0, (0, 1), 1.5e6, 0.2, 1.0, step=0.01)
+    got = _fair_time(run, 0.0, 10.0, (0, 1), 1.5e6, 0.2, 1.0, step=0.01)
     assert got == pytest.approx(3.75, abs=0.02)
 
 

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from ctlcc.experiments import thesis
+from ctlcc.experiments.thesis.single_flow import _window_at_overflow
 
 PUB = thesis.published()
 
@@ -62,7 +63,7 @@ def test_reno_fills_the_buffer_and_overflows_at_n_plus_b(buffer_result):
     rtt = 2 * (0.2e-3 + 20e-3) + 8000 / 10e6 + 8000 / 1.5e6 + 320 / 10e6 + 320 / 1.5e6
     bdp = 1.5e6 * rtt / 8000
     assert buffer_result.bdp == pytest.approx(bdp, rel=1e-9)
-    assert thesis._window_at_overflow(r, buffer_result.warmup) == pytest.approx(bdp + 15, abs=2)
+    assert _window_at_overflow(r, buffer_result.warmup) == pytest.approx(bdp + 15, abs=2)
 
 
 def test_throughput_full_with_sufficient_and_reno_below_1_4_with_insufficient(buffer_result):
