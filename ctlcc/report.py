@@ -91,6 +91,9 @@ SECTIONS = (
     ("sttp_sim", "ctlcc.plots.sttp_experiments",
      f"STTP's simulations re-run: Tables I-II, Experiment 1 (Figs. 4-5) ({short('sttp')}, "
      f"§III-IV)"),
+    ("baselines", "ctlcc.plots.baselines",
+     f"Today's TCP as a baseline: CUBIC beside ST-PD ({short('stpd')}, Figs. 4.8-4.22, §6) "
+     f"and Primo ({short('primo')}, Figs. 2-5) - new results, not paper claims"),
     ("claims", "ctlcc.ledger",
      "Claims ledger: the papers' statements no record judges yet (the inventory)"),
 )

@@ -53,7 +53,7 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.claims.stpd_sim", "ctlcc.claims.stpd_test
            "ctlcc.claims.primo",
            "ctlcc.claims.primo_sim", "ctlcc.claims.iftp", "ctlcc.claims.iftp_sim",
            "ctlcc.claims.cbraa", "ctlcc.claims.cbraa_sim", "ctlcc.claims.sttp",
-           "ctlcc.claims.sttp_sim", "ctlcc.claims.others")
+           "ctlcc.claims.sttp_sim", "ctlcc.claims.others", "ctlcc.claims.ns3")
 
 #: Columns of ``data/ledger_<paper>.csv``.
 RULE_COLUMNS = ("id", "kind", "paper", "location", "source", "inventory_id", "quote", "published",
