@@ -59,8 +59,8 @@ implementation).  ns-3.44's ``TcpCubic`` has HyStart on by default; the
 agreement matrix runs ns-3 with ``TcpCubic::HyStart = false`` so that the
 two start alike.
 
-Where ns-3.44's ``TcpCubic`` departs from this sender (from its source;
-their effects are measured on the matrix, ``docs/ns3_agreement.md``):
+Where ns-3.44's ``TcpCubic`` departs from this sender (read from its source;
+the matrix measures their joint effect, ``docs/ns3_agreement.md``, not each one's):
 Linux's integer arithmetic (a whole segment once ``cnt = cwnd/(target -
 cwnd)`` segments are acknowledged, growth of one segment per ``100 cwnd``
 above the target, the target truncated to whole segments), the target at

@@ -46,6 +46,18 @@ Sender (RFC 6675 §5), one scoreboard ring per flow (a row of the flow's table):
   when ``rescue`` is True), pipe + 1 per segment; the window neither
   grows nor shrinks until recovery ends (A) with a cumulative ACK above
   RecoveryPoint, where NewReno's cwnd = ssthresh holds;
+* with ``recovery="prr"`` (or ``"prr-crb"``) the window during recovery is
+  RFC 6937's Proportional Rate Reduction instead (``sndcnt_core`` of
+  :mod:`ctlcc.laws.prr` compiled in): at entry prr_delivered = 0,
+  RecoverFS = snd.nxt - snd.una, the fast retransmission counts in prr_out;
+  on every ACK of the recovery (the entering one included) prr_delivered +=
+  DeliveredData (segments newly acknowledged cumulatively, not counting
+  those SACKed before, + segments newly SACKed), pipe = SetPipe(), cwnd =
+  pipe + max(sndcnt, 0), then step (C) and prr_out += what it sent; at the
+  end cwnd = ssthresh.  The default stays RFC 6675's window: the Primo
+  paper's SACK, ns-2's, and every ledger record and golden fingerprint made
+  with this sender; ns-3.44's default is SACK + its PRR (the agreement
+  matrix's ``prr_*`` scenarios compare the two, ``docs/ns3_agreement.md``);
 * timeout (RFC 6298, RFC 5681 (4), RFC 6675 §5.1): as the window senders
   (cwnd = 1, go-back-N from HighACK + 1, RecoveryPoint = HighData) but
   ssthresh = max(pipe/2, 2), pipe from SetPipe() with nothing counted as
@@ -72,7 +84,7 @@ References
 ----------
 RFC 6675 (Blanton, Allman, Wang, Jarvinen, Kojo, Nishida, 2012) §2, §4,
 §5, §5.1; RFC 2018 (Mathis, Mahdavi, Floyd, Romanow, 1996) §3-4; RFC 5681
-§3.1-3.2; RFC 3042; RFC 6298.
+§3.1-3.2; RFC 3042; RFC 6298; RFC 6937 (Mathis, Dukkipati, Cheng, 2013) §3.
 """
 
 import math
