@@ -1,7 +1,7 @@
 # ctlcc.sim.ns3_matrix - the ns-3 agreement matrix: scenarios beyond the papers' set-ups
 """The ns-3 agreement matrix (issue 22 §1): scenarios, metrics, tolerances.
 
-Twenty-three scenarios the five papers never ran, across RTT ratio (1-10),
+Twenty-nine scenarios the five papers never ran, across RTT ratio (1-10),
 buffer (0.1-2 BDP), flow count (2-500), a three-hop parking lot, random
 and bursty loss, and protocol mixes (NewReno, SACK, Vegas, CUBIC); the
 RTT-ratio, buffer, flow-count and phase axes are run twice, with NewReno
@@ -41,9 +41,12 @@ ns-3 runs alone and stored beside ns-3's values in ``data/ns3_matrix.csv``.
 How ns-3 is set up to match the engine (:data:`NS3_MATCH`, per protocol):
 NewReno and Vegas without SACK, classic (non-PRR) recovery and no limited
 transmit (the engine's ``newreno``/``vegas`` recover the RFC 6582 way);
-the engine's ``sack`` against ns-3 with SACK and classic recovery (the
-engine has no PRR yet); CUBIC without HyStart, SACK off (the engine's
-CUBIC sender is phase 2 of issue 22: ns-3's side is run and committed now).
+the engine's ``sack`` (RFC 6675's window) against ns-3 with SACK and
+classic recovery; ``Cubic(recovery="newreno")`` against ns-3's CUBIC with
+SACK off (``cubic_rtt5``, ``cubic_newreno``); ns-3's default recovery, SACK
++ ``TcpPrrRecovery``, against ``Sack(recovery="prr")`` (``prr_*``) and
+``Cubic()`` (SACK + PRR, ``cubic_prr_*``).  ``TcpCubic::HyStart`` is off
+(the engine's CUBIC has no HyStart).
 Timestamps stay on in ns-3 (its RTT measurement; the engine runs with
 ``TcpOptions(timestamps=True)``, its RFC 7323 reading of the same), delayed
 ACKs off, initial window 1, minimum and initial RTO 1 s on both; 1000-byte
@@ -114,9 +117,10 @@ class MatrixCase:
     name, description : str
     protocols : tuple of str
         ns-3 protocol of each flow (keys of ``ctlcc.sim.ns3.NS3_PROTOCOLS``).
-    engine_protocols : tuple of str or None
-        The engine's protocol of each flow; None while the engine lacks
-        one of them (CUBIC): ns-3's side only.
+    engine_protocols : tuple of (str or SenderSpec) or None
+        The engine's sender of each flow (a name or a spec with the options
+        matching ns-3's, e.g. ``Cubic(recovery="newreno")``); None: ns-3's
+        side only.
     groups : tuple of (tuple of int, tuple of int)
         The flows whose mean goodputs ``share_ratio`` divides.
     options : Ns3Options
