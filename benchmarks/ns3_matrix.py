@@ -17,6 +17,7 @@ documented) in :mod:`ctlcc.sim.ns3_matrix`.  Two steps:
 Usage (from the repository root)::
 
     nice -n 10 python benchmarks/ns3_matrix.py --run-ns3 --write-data
+    nice -n 10 python benchmarks/ns3_matrix.py --run-ns3 --write-data --case prr_rtt5  # add one
     python benchmarks/ns3_matrix.py --out /tmp/ns3_matrix_comparison.csv
     python benchmarks/ns3_matrix.py --case rtt5_bdp1 --case n10
 """
@@ -49,18 +50,25 @@ def main(argv=None):
     parser.add_argument("--out", help="write the comparison to this CSV file")
     parser.add_argument("--work", help="with --run-ns3: keep each scenario's ns-3 results in "
                         "this directory and reuse them (an interrupted run resumes)")
+    parser.add_argument("--write-ledger", action="store_true",
+                        help="rewrite data/ledger_ns3.csv from data/ns3_matrix.csv alone "
+                             "(the records' targets and tolerances, before comparing)")
     args = parser.parse_args(argv)
+    if args.write_ledger:
+        from ctlcc.claims.ns3 import write_ledger
+
+        n = write_ledger(ROOT / "data" / "ledger_ns3.csv")
+        print(f"wrote data/ledger_ns3.csv ({n} records)")
+        return
     cases = [matrix_case(n) for n in args.case] if args.case else list(matrix_cases())
     command = "python benchmarks/ns3_matrix.py " + " ".join(
         argv if argv is not None else sys.argv[1:])
     if args.run_ns3:
         runs = run_ns3_side(cases, args.work)
         if args.write_data:
-            if args.case:
-                parser.error("--write-data needs every scenario (no --case)")
-            write_data(cases, runs, command)
+            write_data(cases, runs, command, merge=bool(args.case))
         return
-    compare(cases, args.out)
+    compare(cases, args.out, merge=bool(args.case))
 
 
 # --------------------------------------------------------------------------- ns-3
@@ -98,7 +106,31 @@ def _plain(result):
                                                   "fast_retransmits")} for f in result.flows]}
 
 
-def write_data(cases, runs, command):
+def _merge(path, rows, names, note):
+    """The committed rows of *path* for scenarios not in *names*, then *rows*; the
+    committed provenance plus a line saying which scenarios *note* added."""
+    import csv
+
+    prov, kept = {}, []
+    with open(path, newline="") as handle:
+        lines = handle.read().splitlines()
+    body = []
+    for line in lines:
+        if line.startswith("# ") and not body:
+            key, _, value = line[2:].partition(": ")
+            prov[key if key not in prov else f"{key} ({len(prov)})"] = value
+        else:
+            body.append(line)
+    for row in csv.DictReader(body):
+        if row["scenario"] not in names:
+            kept.append(row)
+    prov[f"added {len([k for k in prov if k.startswith('added')]) + 1}"] = note
+    return kept + list(rows), prov
+
+
+def write_data(cases, runs, command, merge=False):
+    """Write data/ns3_matrix_runs.csv and data/ns3_matrix.csv; with *merge* (a subset of
+    the scenarios) replace only those scenarios' rows and keep the others."""
     version = next(iter(runs.values()))["ns3_version"]
     seeds = sorted({s for c in cases for s in c.seeds})
     prov = provenance(None, seeds=seeds, command=command, ns3_version=version)
@@ -132,7 +164,14 @@ def write_data(cases, runs, command):
                 ns3_options=_options_text(case.options), description=case.description,
                 source=f"ns-3 {version} (PyPI ns3), ctlcc.sim.ns3_matrix"))
     data = ROOT / "data"
-    write_ns3_csv(data / "ns3_matrix_runs.csv", rows, prov)
+    if merge:
+        names = {c.name for c in cases}
+        note = f"{', '.join(sorted(names))} by {command} (ns-3 {version}, {prov['date']})"
+        rows, prov_runs = _merge(data / "ns3_matrix_runs.csv", rows, names, note)
+        summary, prov = _merge(data / "ns3_matrix.csv", summary, names, note)
+        write_ns3_csv(data / "ns3_matrix_runs.csv", rows, prov_runs)
+    else:
+        write_ns3_csv(data / "ns3_matrix_runs.csv", rows, prov)
     write_ns3_csv(data / "ns3_matrix.csv", summary, prov)
     print(f"wrote data/ns3_matrix_runs.csv ({len(rows)} rows), data/ns3_matrix.csv "
           f"({len(summary)} rows)")
@@ -157,7 +196,7 @@ def engine_metrics(case, seed):
     return metrics_of(case, goodputs, queue, sum(f.retransmitted for f in whole.flows))
 
 
-def compare(cases, out=None):
+def compare(cases, out=None, merge=False):
     table = read_ns3_csv("ns3_matrix")
     version = table.provenance.get("ns3_version", "?")
     print(f"ns-3 {version} (committed) vs the engine; reproduced iff |ctlcc - ns-3| <= tolerance")
@@ -204,6 +243,10 @@ def compare(cases, out=None):
                 "rule": "reproduced iff |ctlcc_mean - ns3_mean| <= tolerance (tolerance and "
                         "basis from data/ns3_matrix.csv, fixed before this comparison)",
                 "command": "python benchmarks/ns3_matrix.py --out " + str(out)}
+        if merge and Path(out).is_file():  # a subset: replace only these scenarios' rows
+            names = {c.name for c in cases}
+            rows, prov = _merge(out, rows, names, f"{', '.join(sorted(names))} by "
+                                f"{prov['command']} ({prov['date']})")
         write_ns3_csv(out, rows, prov)
         print(f"wrote {out}")
 

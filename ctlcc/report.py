@@ -95,6 +95,9 @@ SECTIONS = (
     ("aqm", "ctlcc.plots.aqm",
      f"AQM on packets: RED ({short('hollot')}) and PI ({short('hollot_pi')}) vs the fluid "
      f"model and the linear analysis; ST-PD and Primo behind PI"),
+    ("baselines", "ctlcc.plots.baselines",
+     f"Today's TCP as a baseline: CUBIC beside ST-PD ({short('stpd')}, Figs. 4.8-4.22, §6) "
+     f"and Primo ({short('primo')}, Figs. 2-5) - new results, not paper claims"),
     ("claims", "ctlcc.ledger",
      "Claims ledger: the papers' statements no record judges yet (the inventory)"),
 )

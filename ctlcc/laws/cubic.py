@@ -28,11 +28,12 @@ ctlcc sets K = 0 and W_max = cwnd_epoch, as Linux and ns-3 do (RFC 9438
 leaves that case to the implementation).
 
 Each rule is a ``*_core`` function that floats, numpy arrays, sympy
-symbols and ``numba.njit`` accept (the engine's CUBIC sender will compile
+symbols and ``numba.njit`` accept (the engine's CUBIC sender compiles
 the same functions), plus a validated wrapper.
 
 Where ns-3.44's ``TcpCubic`` departs from RFC 9438 (read from
-``src/internet/model/tcp-cubic.cc``; the packet comparison is phase 2):
+``src/internet/model/tcp-cubic.cc``; on packets: :mod:`ctlcc.sim.senders.cubic` on the
+agreement matrix's ``cubic_*`` scenarios, ``docs/ns3_agreement.md``):
 
 * HyStart (the 2008 delay/ACK-train version, not RFC 9406 HyStart++) is on
   by default and ends slow start early;

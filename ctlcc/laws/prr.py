@@ -30,7 +30,8 @@ instead of in a burst; below ssthresh CRB is strict packet conservation,
 SSRB lets the window grow like slow start (one extra segment per ACK).
 
 Where ns-3.44's ``TcpPrrRecovery`` departs from RFC 6937 (read from
-``src/internet/model/tcp-prr-recovery.cc``, not yet compared on packets):
+``src/internet/model/tcp-prr-recovery.cc``; on packets: the agreement matrix's ``prr_*``
+scenarios, ``docs/ns3_agreement.md``):
 
 * the reduction bound is the later PRR revision's (RFC 6937bis), not
   either of RFC 6937's: ``limit = MAX(prr_delivered - prr_out,

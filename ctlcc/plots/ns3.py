@@ -200,6 +200,25 @@ def report_items():
          "reno / default", "newreno / default", "reno / no SACK", "newreno / no SACK",
          "target"),
         tuple(comparison_rows(engine)))
+    yield matrix_table()
+
+
+def matrix_table():
+    """The committed agreement matrix (data/ns3_matrix_comparison.csv) as a report table:
+    one row per comparison, each a ledger record ``ns3-matrix-<scenario>-<metric>``."""
+    from .. import _data
+
+    rows = _data.read_csv("ns3_matrix_comparison.csv")
+    return ReportTable(
+        "ns3_matrix_comparison",
+        "The ns-3 agreement matrix (ctlcc.sim.ns3_matrix; issue 22): ns-3's and the engine's "
+        "means over the same seeds, the tolerance fixed from ns-3's runs before comparing, "
+        "the verdict; read from the committed data/ns3_matrix_comparison.csv (regenerated "
+        "by benchmarks/ns3_matrix.py). Each row is the ledger record "
+        "ns3-matrix-<scenario>-<metric> (data/ledger_ns3.csv).",
+        ("scenario", "metric", "ns-3", "ctlcc", "tolerance", "verdict"),
+        tuple((r["scenario"], r["metric"], r["ns3_mean"], r["ctlcc_mean"], r["tolerance"],
+               r["verdict"]) for r in rows))
 
 
 def _engine_loss():

@@ -19,8 +19,9 @@ __all__ = ["plot_criteria_pentagon", "plot_pentagon", "plot_pentagons", "plot_ma
            "plot_collapse", "plot_mixed", "plot_multi_congestion", "claims_table",
            "report_items"]
 
-COLOURS = {"reno": "C0", "sack": "C4", "vegas": "C2", "tfrc": "C1", "primo": "C3"}
-LABELS = {"reno": "Reno", "sack": "Sack", "vegas": "Vegas", "tfrc": "TFRC", "primo": "Primo"}
+COLOURS = {"reno": "C0", "sack": "C4", "vegas": "C2", "tfrc": "C1", "primo": "C3", "cubic": "C5"}
+LABELS = {"reno": "Reno", "sack": "Sack", "vegas": "Vegas", "tfrc": "TFRC", "primo": "Primo",
+          "cubic": "CUBIC"}
 CORNERS = ("sending\nstability", "reception\nstability", "goodput", "occupancy", "fairness")
 _TITLES = {"bandwidth": "shared link 1-16 Mb/s", "queue": "queue 5-50 packets",
            "delay": "shared link delay 5-200 ms", "access_delay": "S2 access delay 1-50 ms"}

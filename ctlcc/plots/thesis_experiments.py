@@ -21,9 +21,10 @@ __all__ = ["plot_buffer_dimension", "plot_fixed_bottleneck", "plot_moving_bottle
            "plot_mixed", "claims_table", "report_items"]
 
 #: Line colour per protocol, shared by every figure.
-COLOURS = {"reno": "C0", "stpd": "C3", "vegas": "C2", "tahoe": "C1", "newreno": "C4"}
+COLOURS = {"reno": "C0", "stpd": "C3", "vegas": "C2", "tahoe": "C1", "newreno": "C4",
+           "cubic": "C5"}
 LABELS = {"reno": "Reno", "stpd": "ST-PD", "vegas": "Vegas", "tahoe": "Tahoe",
-          "newreno": "NewReno"}
+          "newreno": "NewReno", "cubic": "CUBIC"}
 THESIS = dict(color="k", ls="--", lw=1.0)
 #: Buffers of the §6 sensitivity table (the thesis does not print R1's). [packets]
 MIXED_BUFFERS = (10, 20, 40)

@@ -1,7 +1,7 @@
 # ctlcc.sim.ns3_matrix - the ns-3 agreement matrix: scenarios beyond the papers' set-ups
 """The ns-3 agreement matrix (issue 22 §1): scenarios, metrics, tolerances.
 
-Twenty-three scenarios the five papers never ran, across RTT ratio (1-10),
+Twenty-nine scenarios the five papers never ran, across RTT ratio (1-10),
 buffer (0.1-2 BDP), flow count (2-500), a three-hop parking lot, random
 and bursty loss, and protocol mixes (NewReno, SACK, Vegas, CUBIC); the
 RTT-ratio, buffer, flow-count and phase axes are run twice, with NewReno
@@ -41,9 +41,12 @@ ns-3 runs alone and stored beside ns-3's values in ``data/ns3_matrix.csv``.
 How ns-3 is set up to match the engine (:data:`NS3_MATCH`, per protocol):
 NewReno and Vegas without SACK, classic (non-PRR) recovery and no limited
 transmit (the engine's ``newreno``/``vegas`` recover the RFC 6582 way);
-the engine's ``sack`` against ns-3 with SACK and classic recovery (the
-engine has no PRR yet); CUBIC without HyStart, SACK off (the engine's
-CUBIC sender is phase 2 of issue 22: ns-3's side is run and committed now).
+the engine's ``sack`` (RFC 6675's window) against ns-3 with SACK and
+classic recovery; ``Cubic(recovery="newreno")`` against ns-3's CUBIC with
+SACK off (``cubic_rtt5``, ``cubic_newreno``); ns-3's default recovery, SACK
++ ``TcpPrrRecovery``, against ``Sack(recovery="prr")`` (``prr_*``) and
+``Cubic()`` (SACK + PRR, ``cubic_prr_*``).  ``TcpCubic::HyStart`` is off
+(the engine's CUBIC has no HyStart).
 Timestamps stay on in ns-3 (its RTT measurement; the engine runs with
 ``TcpOptions(timestamps=True)``, its RFC 7323 reading of the same), delayed
 ACKs off, initial window 1, minimum and initial RTO 1 s on both; 1000-byte
@@ -63,6 +66,7 @@ from .._validation import (check_choice, check_finite, check_instance, check_non
 from ..errors import ParameterError
 from .ns3 import Ns3Options
 from .scenarios import GilbertElliott, TcpOptions, dumbbell, parking_lot
+from .senders import Cubic, Sack
 
 __all__ = ["MatrixCase", "METRICS", "ALLOWANCES", "NS3_MATCH", "matrix_cases", "matrix_case",
            "metrics_of", "tolerance"]
@@ -88,7 +92,15 @@ NS3_MATCH = {
     "vegas": Ns3Options(sack=False, recovery="classic", limited_transmit=False),
     "sack": Ns3Options(sack=True, recovery="classic", limited_transmit=False),
     "cubic": Ns3Options(sack=False, recovery="classic", limited_transmit=False),
+    # ns-3's default recovery, SACK + TcpPrrRecovery: against Sack(recovery="prr") and Cubic()
+    "sack_prr": Ns3Options(sack=True, recovery="prr", limited_transmit=False),
+    "cubic_prr": Ns3Options(sack=True, recovery="prr", limited_transmit=False),
 }
+
+# the engine's senders of the CUBIC and PRR scenarios (ns-3's settings above)
+_CUBIC_NEWRENO = Cubic(recovery="newreno", limited_transmit=False)
+_CUBIC_PRR = Cubic(recovery="prr", limited_transmit=False)
+_SACK_PRR = Sack(recovery="prr", limited_transmit=False)
 
 #: Engine TCP options of every matrix scenario (ns-3's RTT measurement).
 MATRIX_TCP = TcpOptions(timestamps=True)
@@ -106,9 +118,10 @@ class MatrixCase:
     name, description : str
     protocols : tuple of str
         ns-3 protocol of each flow (keys of ``ctlcc.sim.ns3.NS3_PROTOCOLS``).
-    engine_protocols : tuple of str or None
-        The engine's protocol of each flow; None while the engine lacks
-        one of them (CUBIC): ns-3's side only.
+    engine_protocols : tuple of (str or SenderSpec) or None
+        The engine's sender of each flow (a name or a spec with the options
+        matching ns-3's, e.g. ``Cubic(recovery="newreno")``); None: ns-3's
+        side only.
     groups : tuple of (tuple of int, tuple of int)
         The flows whose mean goodputs ``share_ratio`` divides.
     options : Ns3Options
@@ -234,9 +247,9 @@ def _buffer(rate, rtts, bdp):
     return max(2, int(round(bdp * rate * float(np.mean(rtts)) / _PACKET_BITS)))
 
 
-def _dumbbell_builder(rtts, protocols, bdp=1.0, rate=10e6, access_ratio=10.0, loss=None,
+def _dumbbell_builder(rtts, engine, bdp=1.0, rate=10e6, access_ratio=10.0, loss=None,
                       name="matrix"):
-    engine = [p if p != "cubic" else "newreno" for p in protocols]
+    engine = list(engine)
     delays = [_split(r) for r in rtts]
     buffer = _buffer(rate, rtts, bdp)
 
@@ -259,14 +272,16 @@ def _parking_builder(rate=10e6, hops=3, bdp=1.0):
 
 
 def _case(name, description, rtts, protocols, groups, bdp=1.0, rate=10e6, access_ratio=10.0,
-          loss=None, duration=60.0, warmup=10.0, seeds=(1, 2, 3, 4), engine=True):
+          loss=None, duration=60.0, warmup=10.0, seeds=(1, 2, 3, 4), engine=None, options=None):
     protocols = tuple(protocols)
-    options = NS3_MATCH[max(set(protocols), key=protocols.count)]
+    if options is None:
+        options = NS3_MATCH[max(set(protocols), key=protocols.count)]
     if "sack" in protocols and len(set(protocols)) > 1:
         raise ParameterError("a SACK flow cannot be mixed: ns-3 sets SACK for every socket")
-    return MatrixCase(name, description, protocols, protocols if engine else None, groups,
+    engine = protocols if engine is None else tuple(engine)
+    return MatrixCase(name, description, protocols, engine, groups,
                       options, duration, warmup, tuple(seeds), loss is not None,
-                      _dumbbell_builder(rtts, protocols, bdp, rate, access_ratio, loss, name))
+                      _dumbbell_builder(rtts, engine, bdp, rate, access_ratio, loss, name))
 
 
 def _geometric(n, low=0.02, high=0.2):
@@ -325,9 +340,27 @@ _CASES = [
           ["sack"] * 2, ((0,), (1,)), access_ratio=1.0),
     _case("vegas_newreno", "Vegas + NewReno, base RTTs 40/40 ms, 10 Mb/s, 1 BDP", [0.04, 0.04],
           ["vegas", "newreno"], ((0,), (1,))),
-    _case("cubic_rtt5", "2 CUBIC, base RTTs 20/100 ms, 10 Mb/s, 1 BDP (ns-3 only until the "
-          "engine's CUBIC)", [0.02, 0.1], ["cubic"] * 2, ((0,), (1,)), engine=False),
-    _case("cubic_newreno", "CUBIC + NewReno, base RTTs 40/40 ms, 10 Mb/s, 1 BDP (ns-3 only "
-          "until the engine's CUBIC)", [0.04, 0.04], ["cubic", "newreno"], ((0,), (1,)),
-          engine=False),
+    _case("cubic_rtt5", "2 CUBIC (no SACK, NewReno recovery), base RTTs 20/100 ms, 10 Mb/s, "
+          "1 BDP", [0.02, 0.1], ["cubic"] * 2, ((0,), (1,)), engine=[_CUBIC_NEWRENO] * 2),
+    _case("cubic_newreno", "CUBIC + NewReno (no SACK), base RTTs 40/40 ms, 10 Mb/s, 1 BDP",
+          [0.04, 0.04], ["cubic", "newreno"], ((0,), (1,)),
+          engine=[_CUBIC_NEWRENO, "newreno"]),
+    # ns-3's default recovery (SACK + TcpPrrRecovery) against the engine's PRR
+    _case("prr_rtt5", "2 SACK + PRR (RFC 6937), base RTTs 20/100 ms, 10 Mb/s, 1 BDP",
+          [0.02, 0.1], ["sack"] * 2, ((0,), (1,)), engine=[_SACK_PRR] * 2,
+          options=NS3_MATCH["sack_prr"]),
+    _case("prr_bdp01", "2 SACK + PRR, base RTTs 20/100 ms, 10 Mb/s, 0.1 BDP", [0.02, 0.1],
+          ["sack"] * 2, ((0,), (1,)), bdp=0.1, engine=[_SACK_PRR] * 2,
+          options=NS3_MATCH["sack_prr"]),
+    _case("prr_n10", "10 SACK + PRR, base RTTs 20-200 ms, 10 Mb/s, 1 BDP", _geometric(10),
+          ["sack"] * 10, _halves(10), engine=[_SACK_PRR] * 10, options=NS3_MATCH["sack_prr"]),
+    _case("cubic_prr_rtt5", "2 CUBIC over SACK + PRR (ns-3's defaults, HyStart off), base RTTs "
+          "20/100 ms, 10 Mb/s, 1 BDP", [0.02, 0.1], ["cubic"] * 2, ((0,), (1,)),
+          engine=[_CUBIC_PRR] * 2, options=NS3_MATCH["cubic_prr"]),
+    _case("cubic_prr_rtt1", "2 CUBIC over SACK + PRR, base RTTs 40/40 ms, 10 Mb/s, 1 BDP",
+          [0.04, 0.04], ["cubic"] * 2, ((0,), (1,)), engine=[_CUBIC_PRR] * 2,
+          options=NS3_MATCH["cubic_prr"]),
+    _case("cubic_prr_n10", "10 CUBIC over SACK + PRR, base RTTs 20-200 ms, 10 Mb/s, 1 BDP",
+          _geometric(10), ["cubic"] * 10, _halves(10), engine=[_CUBIC_PRR] * 10,
+          options=NS3_MATCH["cubic_prr"]),
 ]

@@ -58,11 +58,22 @@ def test_every_case_maps_to_ns3():
             NS3_PROTOCOLS[p] for p in case.protocols]
         assert job["tcp"]["rate_scale"] == 1.0          # same packet time on every link
         assert job["tcp"]["initial_cwnd"] == 1 and job["tcp"]["del_ack_count"] == 1
-        # ns-3 recovery matches the engine's: SACK only for the engine's "sack"
-        assert case.options.sack == ("sack" in case.protocols)
-        assert case.options.recovery == "classic" and case.options.limited_transmit is False
+        # ns-3 recovery matches the engine's: SACK for the engine's SACK recoveries, PRR
+        # where the engine recovers with PRR, classic (RFC 5681/6582) elsewhere
+        flows = case.scenario(1).flows
+        # the SACK-machinery senders (Sack, Cubic) name their recovery with a string
+        recovery = [f.sender.recovery if f.protocol in ("sack", "cubic") else None
+                    for f in flows]
+        sack = {r not in (None, "newreno") for r in recovery}
+        prr = {r is not None and r.startswith("prr") for r in recovery}
+        assert case.options.sack == (True in sack)
+        assert case.options.recovery == ("prr" if prr == {True} else "classic")
+        assert prr != {True, False}                     # ns-3 sets one recovery for all
+        assert case.options.limited_transmit is False
+        assert all(getattr(f.sender, "limited_transmit", False) in (None, False) for f in flows)
         if case.engine_protocols is not None:
-            assert [f.protocol for f in case.scenario(1).flows] == list(case.engine_protocols)
+            assert [f.protocol for f in flows] == [
+                p if isinstance(p, str) else p.name for p in case.engine_protocols]
             assert case.scenario(1).tcp.timestamps          # the engine's RFC 7323 reading
 
 
@@ -96,6 +107,12 @@ def test_tolerance_rule():
 
 def test_ns3_match_follows_the_engines_recovery():
     assert NS3_MATCH["newreno"].sack is False and NS3_MATCH["sack"].sack is True
+    assert NS3_MATCH["sack_prr"].recovery == NS3_MATCH["cubic_prr"].recovery == "prr"
+    assert NS3_MATCH["cubic_prr"].sack is True and NS3_MATCH["cubic"].sack is False
+    # the engine's CUBIC scenarios: recovery as ns-3's (NewReno without SACK, or PRR)
+    assert matrix_case("cubic_rtt5").engine_protocols[0].recovery == "newreno"
+    assert matrix_case("cubic_prr_rtt5").engine_protocols[0].recovery == "prr"
+    assert matrix_case("prr_rtt5").engine_protocols[0].recovery == "prr"
 
 
 def test_unknown_case():
@@ -174,7 +191,8 @@ def test_committed_verdicts_follow_the_rule():
         assert r["verdict"] == expected, r
 
 
-@pytest.mark.parametrize("name", ["sack_rtt5", "rtt5_bdp01"])
+@pytest.mark.parametrize("name", ["sack_rtt5", "rtt5_bdp01", "prr_rtt5", "cubic_prr_rtt5",
+                                  "cubic_newreno"])
 def test_engine_side_reproduces(name):
     import importlib.util
     from pathlib import Path

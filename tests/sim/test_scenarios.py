@@ -109,7 +109,7 @@ BAD = [
     (lambda: GilbertElliott(1.0, 1.0, loss_good=1.0), r"loss_good must be in \[0, 1\)"),
     (lambda: Flow(("a", "b"), start=5.0, stop=2.0), "flow cannot stop before it starts"),
     (lambda: Flow(("a", "b"), start=-1.0), r"start must be in \[0, inf\)"),
-    (lambda: Flow(("a", "b"), protocol="cubic"), "protocol must be one of 'reno', 'newreno'"),
+    (lambda: Flow(("a", "b"), protocol="bbr"), "protocol must be one of 'reno', 'newreno'"),
     (lambda: Flow(("a", "b"), protocol="cbr"), "rate .* is required"),
     (lambda: Stpd(gains=(-0.1, 0.2)), r"kp must be in \[0, inf\)"),
     (lambda: Stpd(gains="fast"), "gains must be a pair"),

@@ -21,6 +21,7 @@ tcpfriend  :class:`TcpFriend`                  :mod:`.cbraa`
 tfrc       :class:`Tfrc`                       :mod:`.tfrc`
 sttp       :class:`Sttp`                       :mod:`.sttp`
 sack       :class:`Sack`                       :mod:`.sack`
+cubic      :class:`Cubic`                      :mod:`.cubic`
 fixed      :class:`FixedWindow`                :mod:`.fixed_window`
 =========  ==================================  ===================================
 
@@ -51,6 +52,7 @@ from ...errors import ParameterError
 from ...laws.user import RateLaw, WindowLaw
 from ._base import SenderSpec
 from .cbraa import Cbraa, TcpFriend
+from .cubic import Cubic
 from .fixed_window import FixedWindow
 from .iftp import Iftp
 from .open_loop import Cbr, Poisson
@@ -65,14 +67,14 @@ from .window import NewReno, Reno, Tahoe
 from .window_law import WindowLawSender
 
 __all__ = ["SenderSpec", "Reno", "NewReno", "Tahoe", "Vegas", "Stpd", "Primo", "Cbr",
-           "Poisson", "Iftp", "Cbraa", "TcpFriend", "Tfrc", "Sttp", "Sack", "FixedWindow",
+           "Poisson", "Iftp", "Cbraa", "TcpFriend", "Tfrc", "Sttp", "Sack", "Cubic", "FixedWindow",
            "WindowLawSender", "RateLawSender", "REGISTRY", "ENGINE", "SENDERS", "PROTOCOLS",
            "BY_CODE", "resolve"]
 
 #: Every protocol the engine runs by name, one line per sender.
 REGISTRY = (
     Reno, NewReno, Tahoe, Vegas, Stpd, Primo, Cbr, Poisson, Iftp, Cbraa, TcpFriend, Tfrc,
-    Sttp, Sack,
+    Sttp, Sack, Cubic,
     FixedWindow,
 )
 #: Every spec class the engine runs: the protocols and the two law senders
@@ -152,10 +154,10 @@ def resolve(protocol=None, sender=None):
     --------
     >>> resolve("vegas").slow_start
     'brakmo'
-    >>> resolve("cubic")
+    >>> resolve("bbr")
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson', 'iftp', 'cbraa', 'tcpfriend', 'tfrc', 'sttp', 'sack', 'fixed', a sender spec or a ctlcc.WindowLaw / RateLaw; got 'cubic'
+    ctlcc.errors.ParameterError: protocol must be one of 'reno', 'newreno', 'tahoe', 'vegas', 'stpd', 'primo', 'cbr', 'poisson', 'iftp', 'cbraa', 'tcpfriend', 'tfrc', 'sttp', 'sack', 'cubic', 'fixed', a sender spec or a ctlcc.WindowLaw / RateLaw; got 'bbr'
     >>> from ctlcc.laws.user import pd_law
     >>> resolve(pd_law(0.2, 0.1)).protocol
     'windowlaw:pd'

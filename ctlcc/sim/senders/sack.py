@@ -46,6 +46,18 @@ Sender (RFC 6675 §5), one scoreboard ring per flow (a row of the flow's table):
   when ``rescue`` is True), pipe + 1 per segment; the window neither
   grows nor shrinks until recovery ends (A) with a cumulative ACK above
   RecoveryPoint, where NewReno's cwnd = ssthresh holds;
+* with ``recovery="prr"`` (or ``"prr-crb"``) the window during recovery is
+  RFC 6937's Proportional Rate Reduction instead (``sndcnt_core`` of
+  :mod:`ctlcc.laws.prr` compiled in): at entry prr_delivered = 0,
+  RecoverFS = snd.nxt - snd.una, the fast retransmission counts in prr_out;
+  on every ACK of the recovery (the entering one included) prr_delivered +=
+  DeliveredData (segments newly acknowledged cumulatively, not counting
+  those SACKed before, + segments newly SACKed), pipe = SetPipe(), cwnd =
+  pipe + max(sndcnt, 0), then step (C) and prr_out += what it sent; at the
+  end cwnd = ssthresh.  The default stays RFC 6675's window: the Primo
+  paper's SACK, ns-2's, and every ledger record and golden fingerprint made
+  with this sender; ns-3.44's default is SACK + its PRR (the agreement
+  matrix's ``prr_*`` scenarios compare the two, ``docs/ns3_agreement.md``);
 * timeout (RFC 6298, RFC 5681 (4), RFC 6675 §5.1): as the window senders
   (cwnd = 1, go-back-N from HighACK + 1, RecoveryPoint = HighData) but
   ssthresh = max(pipe/2, 2), pipe from SetPipe() with nothing counted as
@@ -72,7 +84,7 @@ References
 ----------
 RFC 6675 (Blanton, Allman, Wang, Jarvinen, Kojo, Nishida, 2012) §2, §4,
 §5, §5.1; RFC 2018 (Mathis, Mahdavi, Floyd, Romanow, 1996) §3-4; RFC 5681
-§3.1-3.2; RFC 3042; RFC 6298.
+§3.1-3.2; RFC 3042; RFC 6298; RFC 6937 (Mathis, Dukkipati, Cheng, 2013) §3.
 """
 
 import math
@@ -83,6 +95,7 @@ import numpy as np
 
 from ..._validation import check_positive_int
 from ...errors import ParameterError
+from ...laws import prr as prr_law
 from ...laws import sack as law
 from ...laws.sack import RULE_NEW_DATA, RULE_NONE
 from .._core.layout import (
@@ -92,14 +105,24 @@ from .._core.layout import (
 )
 from .._core.net import arm, cumulative_ack_receiver, emit_ack, rto_estimate, send
 from . import window as W
-from ._base import SenderSpec
+from ._base import SenderSpec, check_option
 
 __all__ = ["Sack"]
 
-# private columns: options (float), recovery state and receiver state (int)
+# private columns: options and PRR's state (float), recovery and receiver state (int)
 F_SK_DUPTHRESH, F_SK_LIMITED, F_SK_RESCUE = NF_COMMON, NF_COMMON + 1, NF_COMMON + 2
+F_SK_RECOVERY, F_PRR_DELIVERED, F_PRR_OUT, F_PRR_RECOVER_FS = range(NF_COMMON + 3,
+                                                                   NF_COMMON + 7)
 (I_HIGH_RXT, I_RESCUE_RXT, I_HIGH_SACK, I_LT_SENT, I_BLK_S, I_BLK_E,
  I_RCV_HIGH, I_BOARD) = range(NI_COMMON, NI_COMMON + 8)
+#: Columns the SACK machinery uses (a sender built on it declares at least these).
+FLOAT_COLUMNS, INT_COLUMNS = 7, 8
+
+#: The recovery options: RFC 6675's window (cwnd = ssthresh from the start of recovery),
+#: RFC 6937's PRR with the slow-start reduction bound, PRR with the conservative bound.
+RECOVERIES = ("rfc6675", "prr", "prr-crb")
+REC_RFC6675, REC_PRR_SSRB, REC_PRR_CRB = 0.0, 1.0, 2.0
+_RECOVERY_CODE = {"rfc6675": REC_RFC6675, "prr": REC_PRR_SSRB, "prr-crb": REC_PRR_CRB}
 
 _inline = numba.njit(cache=True, inline="always")
 _jit = numba.njit(cache=True)
@@ -111,6 +134,8 @@ next_seg = numba.njit(law.next_seg_core, cache=True)
 rescue_seg = numba.njit(law.rescue_seg_core, cache=True)
 enter_recovery = numba.njit(law.enter_recovery_core, cache=True)
 recovery_done = numba.njit(law.recovery_done_core, cache=True, inline="always")
+# RFC 6937's sndcnt of ctlcc.laws.prr, compiled in
+prr_sndcnt = numba.njit(prr_law.sndcnt_core, cache=True, inline="always")
 # NewReno's window rules of ctlcc.laws.tcp (the same objects window.py compiles)
 increase, loss_ssthresh = W.increase, W.loss_ssthresh
 
@@ -130,11 +155,19 @@ class Sack(SenderSpec):
     rescue : bool
         NextSeg() rule 4, one rescue retransmission per recovery (a SHOULD
         of RFC 6675 §4).
+    recovery : {"rfc6675", "prr", "prr-crb"}
+        The window during loss recovery: RFC 6675's (cwnd = ssthresh from
+        the start of recovery, the default: the Primo paper's and ns-2's
+        SACK, and every ledger record made with this sender), RFC 6937's
+        Proportional Rate Reduction with the slow-start reduction bound
+        (PRR-SSRB, the RFC's recommendation; ns-3.44's default recovery is
+        a PRR), or PRR with the conservative bound (PRR-CRB).  See the
+        module docstring.
 
     Examples
     --------
     >>> Sack().options()
-    {'dupthresh': None, 'limited_transmit': None, 'rescue': True}
+    {'dupthresh': None, 'limited_transmit': None, 'rescue': True, 'recovery': 'rfc6675'}
     >>> Sack(dupthresh=0)
     Traceback (most recent call last):
     ...
@@ -143,15 +176,20 @@ class Sack(SenderSpec):
     Traceback (most recent call last):
     ...
     ctlcc.errors.ParameterError: limited_transmit must be one of None, True, False; got 'yes'
+    >>> Sack(recovery="fack")
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: recovery must be one of 'rfc6675', 'prr', 'prr-crb'; got 'fack'
     """
 
     name = "sack"
     ecn_capable = True
-    float_columns = 3
-    int_columns = 8
+    float_columns = FLOAT_COLUMNS
+    int_columns = INT_COLUMNS
     dupthresh: int = None
     limited_transmit: bool = None
     rescue: bool = True
+    recovery: str = "rfc6675"
 
     def __post_init__(self):
         if self.dupthresh is not None:
@@ -162,22 +200,30 @@ class Sack(SenderSpec):
                                  f"got {self.limited_transmit!r}")
         if not isinstance(self.rescue, bool):
             raise ParameterError(f"rescue must be one of True, False; got {self.rescue!r}")
+        check_option("recovery", self.recovery, RECOVERIES)
 
     def table_shape(self, tcp):
         """One row: the RFC 6675 scoreboard ring (1.0 = SACKed), as long as the receiver's."""
         return (1, board_size(tcp))
 
     def init_flow(self, ff, fi, tab, j, tcp):
-        W.init_window_flow(ff, fi, j, tcp)
-        fi[j, I_BOARD] = board_size(tcp)
-        ff[j, F_SK_DUPTHRESH] = tcp.dupack_threshold if self.dupthresh is None else self.dupthresh
-        lt = tcp.limited_transmit if self.limited_transmit is None else self.limited_transmit
-        ff[j, F_SK_LIMITED] = 1.0 if lt else 0.0
-        ff[j, F_SK_RESCUE] = 1.0 if self.rescue else 0.0
-        fi[j, I_HIGH_RXT] = -1
-        fi[j, I_RESCUE_RXT] = -1
-        fi[j, I_HIGH_SACK] = -1
-        fi[j, I_RCV_HIGH] = -1
+        init_sack_flow(ff, fi, j, tcp, self.dupthresh, self.limited_transmit, self.rescue,
+                       self.recovery)
+
+
+def init_sack_flow(ff, fi, j, tcp, dupthresh, limited_transmit, rescue, recovery):
+    """The columns of the SACK machinery (a sender built on it calls this from init_flow)."""
+    W.init_window_flow(ff, fi, j, tcp)
+    fi[j, I_BOARD] = board_size(tcp)
+    ff[j, F_SK_DUPTHRESH] = tcp.dupack_threshold if dupthresh is None else dupthresh
+    lt = tcp.limited_transmit if limited_transmit is None else limited_transmit
+    ff[j, F_SK_LIMITED] = 1.0 if lt else 0.0
+    ff[j, F_SK_RESCUE] = 1.0 if rescue else 0.0
+    ff[j, F_SK_RECOVERY] = _RECOVERY_CODE[recovery]
+    fi[j, I_HIGH_RXT] = -1
+    fi[j, I_RESCUE_RXT] = -1
+    fi[j, I_HIGH_SACK] = -1
+    fi[j, I_RCV_HIGH] = -1
 
 
 def board_size(tcp):
@@ -234,6 +280,9 @@ def on_data(now, f, p, ctx, rng):
 
 
 # --- sender -----------------------------------------------------------------------------
+#
+# The steps of the ACK path below are shared with the senders built on this machinery
+# (CUBIC: ctlcc.sim.senders.cubic), which bring their own window growth and cut.
 
 @_inline
 def on_start(now, f, ctx, rng):
@@ -285,11 +334,12 @@ def can_send_new(f, ctx):
 
 @_jit
 def recovery_send(now, f, pipe, ctx):
-    """RFC 6675 §5 step (C): NextSeg() while cwnd - pipe >= 1 segment."""
+    """RFC 6675 §5 step (C): NextSeg() while cwnd - pipe >= 1 segment; returns how many
+    segments went out."""
     ff, fi = ctx.ff, ctx.fi
     board = scoreboard(f, ctx)
     dupthresh = int(ff[f, F_SK_DUPTHRESH])
-    sent_any = False
+    sent = 0
     while ff[f, F_CWND] - pipe >= 1.0:
         una = fi[f, I_SND_UNA]
         high_data = fi[f, I_SND_MAX] - 1
@@ -311,14 +361,20 @@ def recovery_send(now, f, pipe, ctx):
             fi[f, I_HIGH_RXT] = seq
             send(now, f, seq, 1, 0, ctx)
         pipe += 1  # (C.4)
-        sent_any = True
-    if sent_any and ff[f, F_RTO_DEADLINE] == np.inf:
+        sent += 1
+    if sent > 0 and ff[f, F_RTO_DEADLINE] == np.inf:
         arm(now + ff[f, F_RTO], f, ctx)
+    return sent
 
 
 @_jit
 def duplicate(now, f, ctx):
-    """RFC 6675 §5 steps (1)-(4) for a duplicate ACK outside recovery."""
+    """RFC 6675 §5 steps (1)-(3) for a duplicate ACK outside recovery.
+
+    Returns True when loss recovery must start (steps (1)-(2)); the caller
+    then calls :func:`enter` with its congestion control's ssthresh.  Else
+    step (3), limited transmit through the scoreboard, when enabled.
+    """
     ff, fi = ctx.ff, ctx.fi
     board = scoreboard(f, ctx)
     una = fi[f, I_SND_UNA]
@@ -326,19 +382,8 @@ def duplicate(now, f, ctx):
     dupthresh = int(ff[f, F_SK_DUPTHRESH])
     fi[f, I_DUPACKS] += 1
     if enter_recovery(fi[f, I_DUPACKS], board, una, high_data, dupthresh):
-        # (4.1)-(4.3)
-        fi[f, I_FAST_RETX] += 1
-        fi[f, I_RECOVER] = high_data
-        half = loss_ssthresh(fi[f, I_SND_MAX] - una - fi[f, I_LT_SENT])
-        ff[f, F_SSTHRESH] = half
-        ff[f, F_CWND] = half
-        fi[f, I_IN_RECOVERY] = 1
-        fi[f, I_HIGH_RXT] = una
-        fi[f, I_RESCUE_RXT] = una
-        send(now, f, una, 1, 0, ctx)
-        # (4.4)-(4.5)
-        recovery_send(now, f, pipe_of(board, una, high_data, una, dupthresh), ctx)
-    elif ff[f, F_SK_LIMITED] > 0.0:
+        return True
+    if ff[f, F_SK_LIMITED] > 0.0:
         # (3): HighRxt = HighACK, new data while cwnd - pipe >= 1
         fi[f, I_HIGH_RXT] = una - 1
         pipe = pipe_of(board, una, high_data, una - 1, dupthresh)
@@ -351,27 +396,125 @@ def duplicate(now, f, ctx):
             pipe += 1
         if ff[f, F_RTO_DEADLINE] == np.inf:
             arm(now + ff[f, F_RTO], f, ctx)
+    return False
 
 
 @_inline
-def on_ack(now, f, record, ctx, rng):
+def flight_size(f, ctx):
+    """RFC 5681's FlightSize at the start of recovery, without the limited-transmit
+    segments (RFC 5681 §3.2). [segments]"""
+    fi = ctx.fi
+    return fi[f, I_SND_MAX] - fi[f, I_SND_UNA] - fi[f, I_LT_SENT]
+
+
+@_jit
+def enter(now, f, ssthresh, delivered, ctx):
+    """RFC 6675 §5 step (4) with the congestion control's *ssthresh* [segments].
+
+    (4.1) RecoveryPoint = HighData; (4.2) ssthresh; (4.3) retransmit
+    HighACK + 1; (4.4)-(4.5) SetPipe() and step (C).  With RFC 6675's
+    window cwnd = ssthresh; with PRR (RFC 6937 §3) prr_delivered = prr_out
+    = 0, RecoverFS = snd.nxt - snd.una, the retransmission counts in
+    prr_out, and the entering ACK is PRR's first (*delivered*: its
+    DeliveredData [segments]).
+    """
+    ff, fi = ctx.ff, ctx.fi
+    board = scoreboard(f, ctx)
+    una = fi[f, I_SND_UNA]
+    high_data = fi[f, I_SND_MAX] - 1
+    fi[f, I_FAST_RETX] += 1
+    fi[f, I_RECOVER] = high_data
+    ff[f, F_SSTHRESH] = ssthresh
+    fi[f, I_IN_RECOVERY] = 1
+    fi[f, I_HIGH_RXT] = una
+    fi[f, I_RESCUE_RXT] = una
+    if ff[f, F_SK_RECOVERY] == REC_RFC6675:
+        ff[f, F_CWND] = ssthresh
+        send(now, f, una, 1, 0, ctx)
+        recovery_send(now, f, pipe_of(board, una, high_data, una, int(ff[f, F_SK_DUPTHRESH])),
+                      ctx)
+        return
+    ff[f, F_PRR_DELIVERED] = 0.0
+    ff[f, F_PRR_RECOVER_FS] = float(fi[f, I_SND_MAX] - una)
+    send(now, f, una, 1, 0, ctx)  # the fast retransmission, whatever sndcnt says
+    ff[f, F_PRR_OUT] = 1.0
+    prr_ack(now, f, delivered, ctx)
+
+
+@_jit
+def prr_ack(now, f, delivered, ctx):
+    """RFC 6937 §3 on one ACK of a recovery: prr_delivered, pipe, sndcnt, cwnd = pipe +
+    sndcnt, then step (C) (NextSeg() while cwnd - pipe >= 1), prr_out += what it sent."""
+    ff, fi = ctx.ff, ctx.fi
+    board = scoreboard(f, ctx)
+    una = fi[f, I_SND_UNA]
+    pipe = pipe_of(board, una, fi[f, I_SND_MAX] - 1, fi[f, I_HIGH_RXT],
+                   int(ff[f, F_SK_DUPTHRESH]))
+    ff[f, F_PRR_DELIVERED] += delivered
+    count = prr_sndcnt(ff[f, F_PRR_DELIVERED], ff[f, F_PRR_OUT], delivered, float(pipe),
+                       ff[f, F_SSTHRESH], ff[f, F_PRR_RECOVER_FS],
+                       ff[f, F_SK_RECOVERY] == REC_PRR_CRB)
+    if count < 0.0:
+        count = 0.0
+    ff[f, F_CWND] = pipe + count
+    ff[f, F_PRR_OUT] += recovery_send(now, f, pipe, ctx)
+
+
+@_inline
+def recovery_ack(now, f, delivered, ctx):
+    """RFC 6675 §5 steps (B)-(C) on an ACK that does not end recovery (PRR's window when
+    the flow recovers with PRR)."""
+    ff, fi = ctx.ff, ctx.fi
+    if ff[f, F_SK_RECOVERY] == REC_RFC6675:
+        recovery_send(now, f, pipe_of(scoreboard(f, ctx), fi[f, I_SND_UNA],
+                                      fi[f, I_SND_MAX] - 1, fi[f, I_HIGH_RXT],
+                                      int(ff[f, F_SK_DUPTHRESH])), ctx)
+    else:
+        prr_ack(now, f, delivered, ctx)
+
+
+@_inline
+def sacked_below(board, una, top):
+    """Segments in [una, top) the scoreboard marks SACKed. [segments]"""
+    cap = board.shape[0]
+    n = 0
+    for seq in range(una, top):
+        if board[seq % cap]:
+            n += 1
+    return n
+
+
+@_inline
+def update(now, f, record, ctx):
+    """The start of every ACK: delay sample, Update() of the scoreboard, RFC 6298 estimator.
+
+    Returns ``(go, acked, newly, delivered)``: False when the flow has
+    stopped; the segments the cumulative ACK advanced; the segments this
+    ACK newly SACKs; RFC 6937's DeliveredData (the change in snd.una plus
+    the change in SACKed segments) [segments].
+    """
     ff, fi = ctx.ff, ctx.fi
     ack, sample, echo_retx, aux1, aux2 = (record.seq, record.rtt, record.retx, record.aux1,
                                           record.aux2)
     if not W.ack_preamble(f, ack, sample, echo_retx, ctx):
-        return
+        return False, 0, 0, 0.0
     board = scoreboard(f, ctx)
     una = fi[f, I_SND_UNA]
-    cumulative = ack > una
-    if cumulative:
+    acked = 0
+    passed = 0
+    if ack > una:
+        acked = ack - una
         # Update(): the cumulative ACK clears the flags it passes
         if fi[f, I_HIGH_SACK] >= una:
             top = fi[f, I_HIGH_SACK] + 1
-            advance(board, una, ack if ack < top else top)
+            if ack < top:
+                top = ack
+            passed = sacked_below(board, una, top)
+            advance(board, una, top)
         fi[f, I_SND_UNA] = ack
         if fi[f, I_SND_NXT] < ack:
             fi[f, I_SND_NXT] = ack
-        fi[f, I_ROUND_ACKED] += ack - una
+        fi[f, I_ROUND_ACKED] += acked
         if echo_retx == 0 or ctx.g[G_TIMESTAMPS] > 0.0:  # RFC 6298 with Karn's rule / RFC 7323
             rto_estimate(f, sample, ctx)
         fi[f, I_DUPACKS] = 0
@@ -389,27 +532,59 @@ def on_ack(now, f, record, ctx, rng):
         newly = mark_sacked(board, start, end)
         if end - 1 > fi[f, I_HIGH_SACK]:
             fi[f, I_HIGH_SACK] = end - 1
-    if fi[f, I_IN_RECOVERY] == 1:
-        if recovery_done(una, fi[f, I_RECOVER]):  # (A)
-            fi[f, I_IN_RECOVERY] = 0
-            ff[f, F_CWND] = ff[f, F_SSTHRESH]
-        else:  # (B)-(C)
-            recovery_send(now, f, pipe_of(board, una, fi[f, I_SND_MAX] - 1, fi[f, I_HIGH_RXT],
-                                          int(ff[f, F_SK_DUPTHRESH])), ctx)
-            timer(now, f, cumulative, ctx)
-            return
-    elif cumulative and not W.ecn_echo(now, f, ack, record.ecn, ctx):   # RFC 3168 §6.1.2
-        ff[f, F_CWND] = increase(ff[f, F_CWND], ff[f, F_SSTHRESH])
-    if newly > 0 and una < fi[f, I_SND_MAX] and una > fi[f, I_RECOVER] \
-            and fi[f, I_IN_RECOVERY] == 0:
-        duplicate(now, f, ctx)  # (§2: new SACK information, cumulative or not)
+    return True, acked, newly, float(acked - passed + newly)
+
+
+@_inline
+def exit_recovery(f, ctx):
+    """RFC 6675 §5 (A): recovery ends; cwnd = ssthresh (NewReno's and RFC 6937's rule)."""
+    ctx.fi[f, I_IN_RECOVERY] = 0
+    ctx.ff[f, F_CWND] = ctx.ff[f, F_SSTHRESH]
+
+
+@_inline
+def is_duplicate(f, newly, ctx):
+    """An ACK with new SACK information outside recovery (RFC 6675 §2), cumulative or not,
+    once HighACK has passed the RecoveryPoint of the last recovery or timeout (§5.1)."""
+    fi = ctx.fi
+    una = fi[f, I_SND_UNA]
+    return (newly > 0 and una < fi[f, I_SND_MAX] and una > fi[f, I_RECOVER]
+            and fi[f, I_IN_RECOVERY] == 0)
+
+
+@_inline
+def ack_end(now, f, acked, ctx):
+    """After the window rules: send (outside recovery), the timer, the round-trip mark."""
+    ff, fi = ctx.ff, ctx.fi
     if fi[f, I_IN_RECOVERY] == 0:
         if ff[f, F_CWND] > ctx.g[G_MAX_WINDOW]:
             ff[f, F_CWND] = ctx.g[G_MAX_WINDOW]
         send_window(now, f, ctx)
-    timer(now, f, cumulative, ctx)
-    if cumulative and ack >= fi[f, I_ROUND_END]:
+    timer(now, f, acked > 0, ctx)
+    if acked > 0 and fi[f, I_SND_UNA] >= fi[f, I_ROUND_END]:
         W.new_round(now, f, ctx)
+
+
+@_inline
+def on_ack(now, f, record, ctx, rng):
+    ff, fi = ctx.ff, ctx.fi
+    go, acked, newly, delivered = update(now, f, record, ctx)
+    if not go:
+        return
+    if fi[f, I_IN_RECOVERY] == 1:
+        if recovery_done(fi[f, I_SND_UNA], fi[f, I_RECOVER]):  # (A)
+            exit_recovery(f, ctx)
+        else:  # (B)-(C)
+            recovery_ack(now, f, delivered, ctx)
+            timer(now, f, acked > 0, ctx)
+            return
+    elif acked > 0 and not W.ecn_echo(now, f, record.seq, record.ecn, ctx):  # RFC 3168 §6.1.2
+        ff[f, F_CWND] = increase(ff[f, F_CWND], ff[f, F_SSTHRESH])
+    if is_duplicate(f, newly, ctx):  # (§2: new SACK information, cumulative or not)
+        if duplicate(now, f, ctx):
+            # (4.2) ssthresh = cwnd = max(FlightSize / 2, 2)
+            enter(now, f, loss_ssthresh(flight_size(f, ctx)), delivered, ctx)
+    ack_end(now, f, acked, ctx)
 
 
 @_inline
@@ -422,17 +597,32 @@ def timer(now, f, cumulative, ctx):
         arm(now + ff[f, F_RTO], f, ctx)
 
 
+@_inline
+def in_network(f, ctx):
+    """SetPipe() with nothing counted as resent: the data still in the network, without
+    what the receiver holds (SACKed) or what IsLost() declares lost. [segments]"""
+    ff, fi = ctx.ff, ctx.fi
+    una = fi[f, I_SND_UNA]
+    return pipe_of(scoreboard(f, ctx), una, fi[f, I_SND_MAX] - 1, una - 1,
+                   int(ff[f, F_SK_DUPTHRESH]))
+
+
+@_inline
+def timeout_restart(now, f, una, ctx):
+    """After an expiry's state changes: go-back-N from HighACK + 1 past SACKed data."""
+    fi = ctx.fi
+    fi[f, I_HIGH_RXT] = una - 1
+    fi[f, I_LT_SENT] = 0
+    send_window(now, f, ctx)
+    W.timeout_arm(now, f, ctx)
+
+
 @_jit
 def on_timer(now, f, ctx, rng):
     """RFC 6298 §5.4-5.6 + RFC 5681 (4) + RFC 6675 §5.1: go-back-N past SACKed data."""
     ff, fi = ctx.ff, ctx.fi
     una = fi[f, I_SND_UNA]
-    # data in the network: un-SACKed, not lost (SetPipe with nothing resent)
-    in_network = pipe_of(scoreboard(f, ctx), una, fi[f, I_SND_MAX] - 1, una - 1,
-                         int(ff[f, F_SK_DUPTHRESH]))
+    network = in_network(f, ctx)
     if W.timeout_window(now, f, True, ctx):
-        ff[f, F_SSTHRESH] = loss_ssthresh(in_network)
-        fi[f, I_HIGH_RXT] = una - 1
-        fi[f, I_LT_SENT] = 0
-        send_window(now, f, ctx)
-        W.timeout_arm(now, f, ctx)
+        ff[f, F_SSTHRESH] = loss_ssthresh(network)
+        timeout_restart(now, f, una, ctx)

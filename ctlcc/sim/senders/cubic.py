@@ -1,0 +1,352 @@
+# ctlcc.sim.senders.cubic - CUBIC (RFC 9438) over SACK/PRR or NewReno loss recovery
+"""TCP CUBIC (RFC 9438): the window rules of :mod:`ctlcc.laws.cubic` on packets.
+
+Window growth and reduction are the law cores of :mod:`ctlcc.laws.cubic`
+compiled in (one law, two uses), loss recovery is the engine's:
+
+* **growth** (RFC 9438 §4.2-4.5, §4.10): slow start (+1 segment per new
+  ACK) while cwnd < ssthresh; then congestion avoidance in *epochs*.  An
+  epoch starts at the first ACK of congestion avoidance after a window
+  reduction (``epoch_start_core``: K = cbrt((W_max - cwnd_epoch)/C), or K =
+  0 and W_max = cwnd_epoch when cwnd_epoch >= W_max) with W_est =
+  cwnd_epoch; every segment a new ACK acknowledges then applies
+  ``congestion_avoidance_core`` once, with t the time since the epoch
+  started and the RFC's RTT, the smoothed RTT (RFC 6298) of the flow: the
+  Reno-friendly estimate W_est (alpha_cubic = 3 (1 - beta)/(1 + beta),
+  alpha = 1 once W_est >= cwnd_prior) rules where W_cubic(t) < W_est, else
+  cwnd moves toward target = W_cubic(t + RTT), kept within [cwnd, 1.5 cwnd].
+  (The RFC's steps are per ACK; with one ACK per segment, as the engine's
+  receivers send, per segment is the same, and it is what Linux and ns-3
+  count when one ACK acknowledges several.)
+* **reduction on loss** (§4.6-4.7, ``loss_core``): when fast recovery
+  starts, ssthresh = max(cwnd beta, 2), cwnd_prior = cwnd, W_max = cwnd or,
+  with fast convergence and cwnd < W_max, cwnd (1 + beta)/2; the epoch
+  ends.  The window during recovery is the recovery's (below).
+* **timeout** (§4.8, RFC 5681 (4), RFC 6298 §5): cwnd = 1 and go-back-N
+  as the engine's other window senders.  On the first expiry of a
+  timeout episode ssthresh = max(cwnd beta, 2) with the cwnd the timer
+  found, cwnd_prior = cwnd, and W_max = 0, so that the first
+  congestion-avoidance epoch after the timeout has K = 0 and W_max = the
+  window it starts from (RFC 9438 §4.8; Linux resets its W_max on
+  entering the loss state the same way).  A further expiry before HighACK
+  passes the recovery point of that timeout (the retransmitted segment not
+  yet acknowledged) only backs the timer off: ssthresh is not cut again
+  (RFC 5681 (4): "the given segment has not yet been resent by way of the
+  retransmission timer"; ns-3 does the same, and cutting cwnd = 1 by beta
+  would set ssthresh to 2).
+
+Loss recovery (option ``recovery``):
+
+* ``"prr"`` (default): SACK (RFC 2018 receiver, RFC 6675 scoreboard, loss
+  detection and NextSeg()) with RFC 6937 Proportional Rate Reduction
+  (PRR-SSRB) sizing the window during recovery - the machinery of
+  :class:`~ctlcc.sim.senders.Sack` with CUBIC's ssthresh.  ns-3.44's
+  ``TcpCubic`` runs over ``TcpSocketBase``'s recovery, whose default is SACK
+  with ``TcpPrrRecovery``: this is the configuration a comparison with
+  ns-3's defaults needs (Linux's CUBIC, too, runs over SACK and PRR);
+* ``"prr-crb"``: the same with PRR's conservative reduction bound;
+* ``"rfc6675"``: SACK with RFC 6675's window (cwnd = ssthresh through the
+  recovery);
+* ``"newreno"``: no SACK, RFC 6582 NewReno fast recovery (cwnd = ssthresh +
+  3, inflation per duplicate ACK, partial ACKs, the "Impatient" timer) as
+  the engine's ``newreno``, with CUBIC's ssthresh: ns-3 with ``Sack =
+  false`` and ``TcpClassicRecovery``, the configuration of the agreement
+  matrix's mixes with NewReno (ns-3 sets SACK for every socket).
+
+HyStart is not implemented: slow start ends at ssthresh or with a loss, as
+the engine's other TCPs (RFC 9438 §4.10 leaves the slow-start variant to the
+implementation).  ns-3.44's ``TcpCubic`` has HyStart on by default; the
+agreement matrix runs ns-3 with ``TcpCubic::HyStart = false`` so that the
+two start alike.
+
+Where ns-3.44's ``TcpCubic`` departs from this sender (read from its source;
+the matrix measures their joint effect, ``docs/ns3_agreement.md``, not each one's):
+Linux's integer arithmetic (a whole segment once ``cnt = cwnd/(target -
+cwnd)`` segments are acknowledged, growth of one segment per ``100 cwnd``
+above the target, the target truncated to whole segments), the target at
+``t + min RTT`` (min of the smoothed RTT; RFC: t + RTT), alpha = 8/15 never
+switching to 1, ``cnt`` clamped to 20 before the first loss, ssthresh from
+the integer window, W_max kept across a timeout (the curve after a timeout
+bends toward the window before it), slow start that adds every segment an
+ACK covers (byte counting without a limit); its PRR is described in
+:mod:`ctlcc.laws.prr`.
+
+References
+----------
+RFC 9438 (Xu, Ha, Rhee, Goel, Eggert 2023) §4.1-4.10; RFC 6937 (Mathis,
+Dukkipati, Cheng 2013); RFC 6675; RFC 6582; RFC 5681 §3.1-3.2; RFC 6298.
+"""
+
+from dataclasses import dataclass
+
+import numba
+
+from ..._validation import check_bool, check_interval, check_positive
+from ...laws import cubic as law
+from .._core.layout import (
+    F_CWND, F_SRTT, F_SSTHRESH, G_DUPTHRESH, I_FAST_RETX, I_IN_RECOVERY, I_RECOVER, I_ROUND_END,
+    I_SND_MAX, I_SND_UNA, NF_COMMON, NI_COMMON,
+)
+from .._core.net import try_send
+from . import sack as SK
+from . import window as W
+from ._base import SenderSpec, check_option
+
+__all__ = ["Cubic"]
+
+#: The loss-recovery options (see the module docstring).
+RECOVERIES = ("prr", "prr-crb", "rfc6675", "newreno")
+REC_NEWRENO = 3.0
+_RECOVERY_CODE = {"prr": SK.REC_PRR_SSRB, "prr-crb": SK.REC_PRR_CRB,
+                  "rfc6675": SK.REC_RFC6675, "newreno": REC_NEWRENO}
+
+# private columns, after the SACK machinery's (which this sender runs on)
+_F0, _I0 = NF_COMMON + SK.FLOAT_COLUMNS, NI_COMMON + SK.INT_COLUMNS
+(F_CB_C, F_CB_BETA, F_CB_FRIENDLY, F_CB_FASTCONV, F_CB_MODE, F_CB_WMAX, F_CB_K,
+ F_CB_EPOCH, F_CB_WEST, F_CB_PRIOR) = range(_F0, _F0 + 10)
+(I_CB_LOSS,) = range(_I0, _I0 + 1)
+
+_inline = numba.njit(cache=True, inline="always")
+_jit = numba.njit(cache=True)
+# the RFC 9438 cores of ctlcc.laws.cubic, compiled in (no second copy)
+epoch_start = numba.njit(law.epoch_start_core, cache=True, inline="always")
+avoidance = numba.njit(law.congestion_avoidance_core, cache=True, inline="always")
+loss = numba.njit(law.loss_core, cache=True, inline="always")
+# slow start: +1 segment per new ACK below ssthresh (ctlcc.laws.tcp, as every window sender)
+increase = W.increase
+
+
+@dataclass(frozen=True)
+class Cubic(SenderSpec):
+    """TCP CUBIC (RFC 9438) and the loss recovery it runs over.
+
+    Attributes
+    ----------
+    c : float
+        C, the cubic function's scaling constant, > 0 (RFC 9438 §4.1: 0.4).
+        [segments/s^3]
+    beta : float
+        beta_cubic, the multiplicative decrease factor, in (0, 1) (RFC 9438
+        §4.1: 0.7). [1]
+    fast_convergence : bool
+        Lower W_max to cwnd (1 + beta)/2 on a loss below the last W_max
+        (RFC 9438 §4.7).
+    friendly : bool
+        The Reno-friendly region (RFC 9438 §4.3; ns-3's ``TcpFriendliness``).
+    recovery : {"prr", "prr-crb", "rfc6675", "newreno"}
+        Loss recovery: SACK with RFC 6937 PRR (ns-3's and Linux's default),
+        SACK with PRR's conservative bound, SACK with RFC 6675's window, or
+        NewReno's fast recovery without SACK (see the module docstring).
+    dupthresh : int or None
+        DupThresh of the SACK recoveries, >= 1; None takes the scenario's
+        ``TcpOptions.dupack_threshold``. [segments]
+    limited_transmit : bool or None
+        RFC 6675 §5 step (3) (SACK recoveries) or RFC 3042 (``"newreno"``);
+        None takes the scenario's ``TcpOptions.limited_transmit``.
+
+    Examples
+    --------
+    >>> Cubic().options()
+    {'c': 0.4, 'beta': 0.7, 'fast_convergence': True, 'friendly': True, 'recovery': 'prr', \
+'dupthresh': None, 'limited_transmit': None}
+    >>> Cubic(beta=1.0)
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: beta must be in (0, 1), got 1.0
+    >>> Cubic(recovery="reno")
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: recovery must be one of 'prr', 'prr-crb', 'rfc6675', \
+'newreno'; got 'reno'
+    """
+
+    name = "cubic"
+    float_columns = SK.FLOAT_COLUMNS + 10
+    int_columns = SK.INT_COLUMNS + 1
+    c: float = law.C
+    beta: float = law.BETA
+    fast_convergence: bool = True
+    friendly: bool = True
+    recovery: str = "prr"
+    dupthresh: int = None
+    limited_transmit: bool = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "c", float(check_positive("c", self.c, scalar=True)))
+        object.__setattr__(self, "beta",
+                           float(check_interval("beta", self.beta, 0.0, 1.0, scalar=True)))
+        check_bool("fast_convergence", self.fast_convergence)
+        check_bool("friendly", self.friendly)
+        check_option("recovery", self.recovery, RECOVERIES)
+        # the SACK machinery's own checks (dupthresh, limited_transmit)
+        dupthresh = SK.Sack(dupthresh=self.dupthresh,
+                            limited_transmit=self.limited_transmit).dupthresh
+        object.__setattr__(self, "dupthresh", dupthresh)
+
+    def table_shape(self, tcp):
+        """One row: the SACK scoreboard ring (:meth:`Sack.table_shape`)."""
+        return (1, SK.board_size(tcp))
+
+    def init_flow(self, ff, fi, tab, j, tcp):
+        sack_recovery = "rfc6675" if self.recovery == "newreno" else self.recovery
+        SK.init_sack_flow(ff, fi, j, tcp, self.dupthresh, self.limited_transmit, True,
+                          sack_recovery)
+        ff[j, F_CB_C] = self.c
+        ff[j, F_CB_BETA] = self.beta
+        ff[j, F_CB_FRIENDLY] = 1.0 if self.friendly else 0.0
+        ff[j, F_CB_FASTCONV] = 1.0 if self.fast_convergence else 0.0
+        ff[j, F_CB_MODE] = _RECOVERY_CODE[self.recovery]
+        ff[j, F_CB_WMAX] = 0.0
+        ff[j, F_CB_K] = 0.0
+        ff[j, F_CB_EPOCH] = -1.0
+        ff[j, F_CB_WEST] = 0.0
+        ff[j, F_CB_PRIOR] = 0.0
+        fi[j, I_CB_LOSS] = 0
+
+    def final_state(self, ff, fi, j):
+        """CUBIC's state at the end: W_max [segments], K [s], W_est [segments]."""
+        return {"w_max": float(ff[j, F_CB_WMAX]), "k": float(ff[j, F_CB_K]),
+                "w_est": float(ff[j, F_CB_WEST])}
+
+
+# --- CUBIC's window rules on packets -----------------------------------------------------
+
+@_inline
+def grow(now, f, acked, ctx):
+    """A new ACK of *acked* segments outside recovery: slow start or RFC 9438 §4.2-4.5."""
+    ff = ctx.ff
+    cwnd = ff[f, F_CWND]
+    if cwnd < ff[f, F_SSTHRESH]:
+        ff[f, F_CWND] = increase(cwnd, ff[f, F_SSTHRESH])
+        return
+    if ff[f, F_CB_EPOCH] < 0.0:  # the first ACK of congestion avoidance: a new epoch
+        k, w_max = epoch_start(ff[f, F_CB_WMAX], cwnd, ff[f, F_CB_C])
+        ff[f, F_CB_EPOCH] = now
+        ff[f, F_CB_K] = k
+        ff[f, F_CB_WMAX] = w_max
+        ff[f, F_CB_WEST] = cwnd
+    t = now - ff[f, F_CB_EPOCH]
+    w_est = ff[f, F_CB_WEST]
+    friendly = ff[f, F_CB_FRIENDLY] > 0.0
+    for _ in range(acked):
+        cwnd, w_est = avoidance(cwnd, w_est, ff[f, F_CB_PRIOR], t, ff[f, F_SRTT], ff[f, F_CB_K],
+                                ff[f, F_CB_WMAX], ff[f, F_CB_C], ff[f, F_CB_BETA], friendly)
+    ff[f, F_CWND] = cwnd
+    ff[f, F_CB_WEST] = w_est
+
+
+@_inline
+def cut(f, cwnd, ctx):
+    """RFC 9438 §4.6-4.7 at a congestion event with window *cwnd*: returns ssthresh."""
+    ff = ctx.ff
+    ssthresh, w_max = loss(cwnd, ff[f, F_CB_WMAX], ff[f, F_CB_BETA], ff[f, F_CB_FASTCONV] > 0.0)
+    ff[f, F_CB_WMAX] = w_max
+    ff[f, F_CB_PRIOR] = cwnd
+    ff[f, F_CB_EPOCH] = -1.0
+    return ssthresh
+
+
+@_inline
+def timeout_cut(f, cwnd, repeated, ctx):
+    """RFC 9438 §4.8 at an expiry (see the module docstring): returns ssthresh."""
+    ff, fi = ctx.ff, ctx.fi
+    fi[f, I_CB_LOSS] = 1
+    if repeated:
+        return ff[f, F_SSTHRESH]
+    ssthresh = cut(f, cwnd, ctx)
+    ff[f, F_CB_WMAX] = 0.0  # the next epoch: K = 0, W_max = the window it starts from
+    return ssthresh
+
+
+@_inline
+def repeated_timeout(f, ctx):
+    """Whether an expiry repeats the last one: a timeout episode whose recovery point
+    HighACK has not passed (read before the expiry moves the recovery point)."""
+    fi = ctx.fi
+    return fi[f, I_CB_LOSS] == 1 and fi[f, I_SND_UNA] <= fi[f, I_RECOVER]
+
+
+# --- hooks (receiver: the SACK receiver of ctlcc.sim.senders.sack) ---------------------
+
+on_data = SK.on_data
+
+
+@_inline
+def on_start(now, f, ctx, rng):
+    if ctx.ff[f, F_CB_MODE] == REC_NEWRENO:
+        try_send(now, f, ctx)
+    else:
+        SK.send_window(now, f, ctx)
+
+
+@_jit
+def on_ack(now, f, ack, ctx, rng):
+    if ctx.ff[f, F_CB_MODE] == REC_NEWRENO:
+        newreno_ack(now, f, ack, ctx)
+    else:
+        sack_ack(now, f, ack, ctx)
+
+
+@_inline
+def sack_ack(now, f, record, ctx):
+    """:func:`ctlcc.sim.senders.sack.on_ack` with CUBIC's growth and cut."""
+    ff, fi = ctx.ff, ctx.fi
+    go, acked, newly, delivered = SK.update(now, f, record, ctx)
+    if not go:
+        return
+    if fi[f, I_IN_RECOVERY] == 1:
+        if SK.recovery_done(fi[f, I_SND_UNA], fi[f, I_RECOVER]):  # (A)
+            SK.exit_recovery(f, ctx)
+        else:  # (B)-(C)
+            SK.recovery_ack(now, f, delivered, ctx)
+            SK.timer(now, f, acked > 0, ctx)
+            return
+    elif acked > 0:
+        grow(now, f, acked, ctx)
+    if SK.is_duplicate(f, newly, ctx):
+        if SK.duplicate(now, f, ctx):
+            fi[f, I_CB_LOSS] = 0
+            SK.enter(now, f, cut(f, ff[f, F_CWND], ctx), delivered, ctx)
+    SK.ack_end(now, f, acked, ctx)
+
+
+@_inline
+def newreno_ack(now, f, ack, ctx):
+    """:func:`ctlcc.sim.senders.window.on_ack` (NewReno) with CUBIC's growth and cut."""
+    ff, fi = ctx.ff, ctx.fi
+    seq = ack.seq
+    if not W.ack_preamble(f, seq, ack.rtt, ack.retx, ctx):
+        return
+    una = fi[f, I_SND_UNA]
+    if seq > una:
+        state = W.new_ack(now, f, seq, ack.rtt, ack.retx, W.REC_NEWRENO, True, ctx)
+        if state == W.ACK_OPEN:
+            grow(now, f, seq - una, ctx)
+        W.ack_tail(now, f, state, ctx)
+        if seq >= fi[f, I_ROUND_END]:
+            W.new_round(now, f, ctx)
+    elif seq == una and una < fi[f, I_SND_MAX]:
+        cwnd = ff[f, F_CWND]
+        entries = fi[f, I_FAST_RETX]
+        W.dup_ack(now, f, W.REC_NEWRENO, True, True, ctx)
+        if fi[f, I_FAST_RETX] > entries:  # fast recovery started: CUBIC's ssthresh
+            fi[f, I_CB_LOSS] = 0
+            ssthresh = cut(f, cwnd, ctx)
+            ff[f, F_SSTHRESH] = ssthresh
+            ff[f, F_CWND] = W.recovery_window(ssthresh, int(ctx.g[G_DUPTHRESH]))
+    try_send(now, f, ctx)
+
+
+@_jit
+def on_timer(now, f, ctx, rng):
+    ff, fi = ctx.ff, ctx.fi
+    cwnd = ff[f, F_CWND]
+    una = fi[f, I_SND_UNA]
+    repeated = repeated_timeout(f, ctx)
+    if W.timeout_window(now, f, False, ctx):
+        ff[f, F_SSTHRESH] = timeout_cut(f, cwnd, repeated, ctx)
+        if ff[f, F_CB_MODE] == REC_NEWRENO:
+            try_send(now, f, ctx)
+            W.timeout_arm(now, f, ctx)
+        else:
+            SK.timeout_restart(now, f, una, ctx)

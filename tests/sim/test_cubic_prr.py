@@ -1,0 +1,180 @@
+"""The "cubic" sender (RFC 9438) and the SACK sender's PRR (RFC 6937), on one hand-made loss.
+
+Set-up (as ``tests/sim/test_sack.py``): one flow over S -> R (10 Mb/s,
+0.2 ms) -> D (1.5 Mb/s, 80 ms), buffer 100, base round trip R = 167.196 ms
+(BDP about 30 segments), but an initial window of 20 and a receiver window
+of 4096, so slow start is still running when segment 30 is lost (the 31st
+data packet crossing R -> D, by a ``PacketList``).  Hand count:
+
+* the ACKs of 0-19 each send two segments (slow start): 20-59; the ACKs of
+  20-29 two more each: 60-79.  cwnd = 20 + 30 = 50, snd.nxt = 80;
+* 31, 32, 33 arrive above the hole: three duplicate ACKs, each SACKing one
+  segment; recovery starts at the third with FlightSize = 80 - 30 = 50;
+* at entry pipe (RFC 6675 SetPipe) = 1 (30, lost and retransmitted) + 46
+  (34-79, un-SACKed, not lost) = 47; each later duplicate ACK m = 1..46
+  (the ACK of 33 + m) SACKs one more segment: pipe = 47 - m + what was sent.
+
+RFC 6675's window (``Sack()``): ssthresh = cwnd = 25 through the recovery.
+
+PRR-SSRB (``Sack(recovery="prr")``, RFC 6937 §3): RecoverFS = 50, ssthresh
+= 25, prr_out = 1 (the retransmission) and prr_delivered = 1 after the
+entering ACK.  While pipe > ssthresh, sndcnt = ceil(prr_delivered 25 / 50)
+- prr_out, so after ACK m prr_out = ceil((1 + m)/2) and cwnd = pipe +
+sndcnt = 47 - m + ceil((1 + m)/2) - 1: 47 at entry, then 46, 46, 45, 45,
+... down to 26 at m = 40 (pipe 26 > 25).  From m = 41 pipe <= ssthresh and
+SSRB's bound min(ssthresh - pipe, ...) keeps cwnd at 25 or 24 (pipe +
+sndcnt with pipe 24 or 25 and sndcnt = 25 - pipe).  Recovery ends with cwnd
+= ssthresh = 25.
+
+CUBIC (``Cubic(recovery="rfc6675")``, RFC 9438 §4.6-4.7 and §4.2): at
+entry ssthresh = 0.7 x 50 = 35, W_max = 50 (no earlier W_max: no fast
+convergence); cwnd = 35 through the recovery; the first epoch starts at
+the first ACK of congestion avoidance after it, with K = cbrt((50 - 35)/0.4)
+= 3.347 s, and cwnd follows W_cubic(t) = 0.4 (t - K)^3 + 50 (the target
+is W_cubic(t + RTT), reached by (target - cwnd)/cwnd per ACK: about one
+round trip behind the target, so close to W_cubic(t)).  The Reno-friendly
+estimate W_est = 35 + 0.529 t / RTT (RTT about 0.2 s with the queue) stays
+below W_cubic over [0, 2K] (43.9 at K against 50; 52.7 at 2K against
+65.0), so the cubic curve rules.  The window reaches BDP + buffer (130)
+at t = K + cbrt(80/0.4) = 9.2 s after the epoch starts: a 9-s run has one
+loss.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from ctlcc.sim import run, scenarios as S
+from ctlcc.sim.senders import Cubic, Sack
+from ctlcc.sim.senders import cubic as cubic_module
+from ctlcc.laws import cubic as cubic_law, prr as prr_law
+
+DT = 1e-3
+
+
+def _run(sender, duration):
+    scenario = S.single_bottleneck(10e6, 0.2e-3, 1.5e6, 80e-3, 100, S.PacketList((31,)),
+                                   sender, tcp=S.TcpOptions(initial_window=20))
+    return run(scenario, duration, trace=True, sample_interval=DT, progress=False)
+
+
+def _recovery_windows(result, start_value):
+    """The distinct successive cwnd samples from the fast retransmit (the first sample
+    below the slow-start peak) until the window first stops changing for 1 s."""
+    w = result.traces.window[:, 0]
+    peak = int(np.argmax(w >= start_value))
+    entry = peak + int(np.argmax(w[peak:] < start_value))
+    values = [w[entry]]
+    for x in w[entry + 1:]:
+        if x != values[-1]:
+            values.append(x)
+    return entry, values
+
+
+def _prr_prediction(ssthresh, conservative=False):
+    """cwnd after the entering ACK and each of the 46 duplicate ACKs, by RFC 6937 §3's steps
+    on the docstring's hand count (pipe 47 at entry, one segment delivered per ACK),
+    consecutive repeats dropped."""
+    pipe, prr_out, prr_delivered = 47, 1, 1  # after entry: 30 resent, 33 SACKed
+    windows = []
+    for m in range(0, 47):
+        if m > 0:
+            prr_delivered += 1
+            pipe -= 1
+        if pipe > ssthresh:
+            sndcnt = math.ceil(prr_delivered * ssthresh / 50) - prr_out
+        else:
+            limit = prr_delivered - prr_out
+            if not conservative:
+                limit = max(limit, 1) + 1
+            sndcnt = min(ssthresh - pipe, limit)
+        sndcnt = max(sndcnt, 0)
+        windows.append(float(pipe + sndcnt))
+        pipe += sndcnt
+        prr_out += sndcnt
+    out = [windows[0]]
+    for w in windows[1:]:
+        if w != out[-1]:
+            out.append(w)
+    return out
+
+
+def test_rfc6675_window_holds_ssthresh_through_the_recovery():
+    result = _run(Sack(), 3.0)
+    flow = result.flows[0]
+    assert flow.fast_retransmits == 1 and flow.timeouts == 0 and flow.retransmitted == 1
+    entry, values = _recovery_windows(result, 50.0)
+    assert values[0] == 25.0  # cwnd = ssthresh = FlightSize / 2 from the entering ACK on
+    assert 25.0 < values[1] < 26.0  # then congestion avoidance from 25
+
+
+@pytest.mark.parametrize("sender, ssthresh, conservative", [
+    (Sack(recovery="prr"), 25, False),
+    (Sack(recovery="prr-crb"), 25, True),
+    (Cubic(), 35, False),                    # CUBIC's ssthresh = 0.7 x 50
+    (Cubic(recovery="prr-crb"), 35, True),
+])
+def test_prr_reduces_the_window_in_proportion_to_the_delivered_data(sender, ssthresh,
+                                                                    conservative):
+    result = _run(sender, 3.0)
+    flow = result.flows[0]
+    assert flow.fast_retransmits == 1 and flow.timeouts == 0 and flow.retransmitted == 1
+    entry, values = _recovery_windows(result, 50.0)
+    predicted = _prr_prediction(ssthresh, conservative)
+    assert predicted[0] == 47.0 and predicted[-1] <= ssthresh
+    # every ACK of the recovery (one bottleneck slot = 5.6 ms apart, sampled every 1 ms)
+    assert values[:len(predicted)] == predicted
+    # recovery ends at cwnd = ssthresh, then grows
+    rest = values[len(predicted):]
+    assert rest[0] == ssthresh or (predicted[-1] == ssthresh and rest[0] > ssthresh), rest[:3]
+
+
+def test_cubic_follows_the_cubic_curve_after_the_loss():
+    result = _run(Cubic(recovery="rfc6675"), 9.0)
+    flow = result.flows[0]
+    assert flow.fast_retransmits == 1 and flow.timeouts == 0
+    t, w = result.traces.time, result.traces.window[:, 0]
+    entry, values = _recovery_windows(result, 50.0)
+    assert values[0] == pytest.approx(35.0)  # ssthresh = beta cwnd = 0.7 x 50
+    after = entry + int(np.argmax(w[entry:] > 35.0 + 1e-9))  # the first epoch's start
+    k = (15.0 / 0.4) ** (1.0 / 3.0)
+    assert k == pytest.approx(cubic_law.epoch_start(50.0, 35.0)[0])
+    at_k = w[int(np.argmin(np.abs(t - (t[after] + k))))]
+    at_2k = w[int(np.argmin(np.abs(t - (t[after] + 2 * k))))]
+    # tolerances fixed from the docstring's reading: at K the curve is flat (W_cubic moves
+    # 0.003 segment in one RTT): 1 segment of per-ACK discreteness; at 2K the slope is
+    # 3 C K^2 = 13.4 segments/s: one 0.2-s round trip of lag = 2.7, + 1
+    assert abs(at_k - 50.0) <= 1.0, at_k
+    assert abs(at_2k - (0.4 * k ** 3 + 50.0)) <= 3.7, at_2k
+
+
+def test_one_law_two_uses():
+    # the sender compiles the law's cores: no second copy of the formulas
+    assert cubic_module.epoch_start.py_func is cubic_law.epoch_start_core
+    assert cubic_module.avoidance.py_func is cubic_law.congestion_avoidance_core
+    assert cubic_module.loss.py_func is cubic_law.loss_core
+    from ctlcc.sim.senders import sack
+
+    assert sack.prr_sndcnt.py_func is prr_law.sndcnt_core
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(beta=1.0), r"beta must be in \(0, 1\), got 1.0"),
+    (dict(beta=0.0), r"beta must be in \(0, 1\), got 0.0"),
+    (dict(c=0.0), r"c must be in \(0, inf\), got 0.0"),
+    (dict(c=-0.4), r"c must be in \(0, inf\), got -0.4"),
+    (dict(recovery="sack"), "recovery must be one of 'prr', 'prr-crb', 'rfc6675', 'newreno'; "
+                            "got 'sack'"),
+    (dict(fast_convergence=1), "fast_convergence"),
+    (dict(dupthresh=0), "dupthresh"),
+])
+def test_bad_cubic_options_name_the_argument(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Cubic(**kwargs)
+
+
+def test_bad_sack_recovery_names_the_choices():
+    with pytest.raises(ValueError, match="recovery must be one of 'rfc6675', 'prr', 'prr-crb'; "
+                                         "got 'PRR'"):
+        Sack(recovery="PRR")
