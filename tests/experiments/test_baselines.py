@@ -8,6 +8,7 @@ import pytest
 
 from ctlcc.errors import ParameterError
 from ctlcc.experiments import baselines, thesis
+from ctlcc.experiments.thesis._common import _run
 from ctlcc.plots.baselines import plot_sharing
 
 
@@ -19,9 +20,9 @@ def test_cubic_joins_every_comparison():
 
 def test_sharing_window_matches_the_traced_deliveries():
     """The two-run difference equals the in-order delivery trace over the same window
-    (thesis._run's trace: a second route)."""
+    (the thesis experiments' _run trace: a second route)."""
     result = baselines.sharing(pairs=(("cubic", "stpd"),), duration=12.0, settle=2.0)
-    traced = thesis._run(thesis.fig6_1(("cubic", "stpd"), (0.0, 5.0), 20), 12.0, 0, 0.5, 0.01)
+    traced = _run(thesis.fig6_1(("cubic", "stpd"), (0.0, 5.0), 20), 12.0, 0, 0.5, 0.01)
     got = [traced.delivered_between(k, 7.0, 12.0) for k in (0, 1)]
     assert result.delivered[0] == pytest.approx(got, abs=1.0)  # 10-ms trace samples
     assert result.shares[0] == pytest.approx(result.delivered[0][1] / sum(result.delivered[0]))
