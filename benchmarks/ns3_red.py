@@ -40,7 +40,7 @@ def ns3_rows(case, work=None):
     scenario = case.scenario()
     t0 = time.perf_counter()
     results = run_ns3_many([dict(scenario=scenario, duration=case.duration, seed=seed,
-                                 options=NS3_RED_OPTIONS, warmup=case.warmup,
+                                 options=case.ns3_options, warmup=case.warmup,
                                  queue_sample_interval=SAMPLE_INTERVAL)
                             for seed in case.seeds])
     rows = []
@@ -49,12 +49,14 @@ def ns3_rows(case, work=None):
         bits = sum(f.goodput_bps for f in r.flows) * (case.duration - case.warmup)
         m = red_measures([0.0], [q.mean], q.drops, q.arrivals, bits, (0.0, case.duration
                                                                         - case.warmup))
-        rows.append({"case": case.name, "seed": seed, "queue_mean": float(q.mean),
+        rows.append({"case": case.name, "seed": seed, "ns3_sack": int(case.ns3_options.sack),
+                     "queue_mean": float(q.mean),
                      "drop_rate": m["drop_rate"], "goodput_total": m["goodput_total"],
                      "queue_max": q.max, "arrivals": q.arrivals, "drops": q.drops,
                      "early_drops": q.aqm_drops - q.forced_drops, "forced_drops": q.forced_drops,
                      "overflow_drops": q.drops - q.aqm_drops, "marks": q.marks,
                      "timeouts": sum(f.timeouts for f in r.flows),
+                     "retransmitted": sum(f.retransmitted for f in r.flows),
                      "wall_s": float(r.wall_time)})
     print(f"{case.name}: ns-3 {time.perf_counter() - t0:.0f} s", flush=True)
     if cached is not None:
@@ -93,7 +95,8 @@ def main(argv=None):
                 f"packets sampled every {SAMPLE_INTERVAL} s; drop_rate = queue disc drops / "
                 f"packets received; goodput_total = PacketSink bytes x 8 / window")
             prov["settings"] = "; ".join(
-                f"{c.name}: {c.description}, {c.duration:g} s, warmup {c.warmup:g} s"
+                f"{c.name}: {c.description}, {c.duration:g} s, warmup {c.warmup:g} s, ns-3 SACK "
+                f"{c.ns3_options.sack}"
                 for c in cases)
             write_ns3_csv(ROOT / "data" / "ns3_red.csv", rows, prov)
         for row in rows:

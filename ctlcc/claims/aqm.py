@@ -52,23 +52,31 @@ def red_ns3_results(table=None):
 
     table = read_ns3_csv("ns3_red") if table is None else table
     out = {}
+    engine = {}  # the *_sack settings share the engine's runs with their no-SACK twins
     for case in RED_CASES:
         rows = table.where(case=case.name)
         seeds = [int(s) for s in rows["seed"]]
-        mine = [ctlcc_red_run(case, seed) for seed in seeds]
+        for seed in seeds:
+            key = (case.red, case.duration, case.warmup, case.name.startswith("hollot"), seed)
+            if key not in engine:
+                engine[key] = ctlcc_red_run(case, seed)
+        mine = [engine[case.red, case.duration, case.warmup, case.name.startswith("hollot"),
+                       seed] for seed in seeds]
         out[case.name] = {
             "seeds": tuple(seeds),
             "ctlcc": {k: [m[k] for m in mine] for k in RED_MEASURES},
             "ns3": {k: [float(v) for v in rows[k]] for k in RED_MEASURES},
             "ns3_counts": {k: [float(v) for v in rows[k]] for k in
                            ("early_drops", "forced_drops", "overflow_drops", "marks",
-                            "timeouts")},
+                            "timeouts", "retransmitted")},
         }
     return out
 
 
 _RED_NS3_CASES = {"hollot-stable": "hollot_stable", "hollot-unstable": "hollot_unstable",
-                  "dumbbell-gentle-wait": "dumbbell_gentle_wait", "dumbbell-ecn": "dumbbell_ecn"}
+                  "dumbbell-gentle-wait": "dumbbell_gentle_wait", "dumbbell-ecn": "dumbbell_ecn",
+                  "hollot-stable-sack": "hollot_stable_sack",
+                  "hollot-unstable-sack": "hollot_unstable_sack"}
 _RED_NS3_MEASURES = {"queue": "queue_mean", "drop-rate": "drop_rate", "goodput": "goodput_total"}
 _RED_NS3_IDS = tuple(f"hollot-aqm-red-ns3-{c}-{m}" for c in _RED_NS3_CASES
                      for m in _RED_NS3_MEASURES)

@@ -357,6 +357,10 @@ InstallRed(Recorder* r, int monitor, Ptr<NetDevice> dev, double minTh, double ma
                          "LinkBandwidth", DataRateValue(DataRate(bandwidth)));
     QueueDiscContainer qdiscs = tch.Install(dev);
     Ptr<QueueDisc> q = qdiscs.Get(0);
+    // RED's uniform draws on a fixed stream, so a run does not depend on what
+    // ran before it in the same process (ns-3 numbers unassigned streams in
+    // creation order)
+    DynamicCast<RedQueueDisc>(q)->AssignStreams(5000 + int64_t(r->redQdisc.size()));
     q->TraceConnectWithoutContext("Drop", MakeBoundCallback(&OnQdiscDrop, r));
     r->redQdisc.push_back(q);
     r->redDevice.push_back(dev);

@@ -28,6 +28,14 @@ comes from the scenario; the defaults below are what the comparisons use):
   as in the scenario's convention.  When the queue is full the device's
   transmit queue is stopped and the traffic-control layer drops the
   packet (``TcDrop`` trace) - that is where congestion drops are counted;
+* a link whose ``queue`` is a :class:`~ctlcc.laws.aqm.RedParams` gets ns-3's
+  ``RedQueueDisc`` on its ``a -> b`` device instead (every attribute set
+  from the RedParams, see :func:`_red_job`), and that device's own
+  ``DropTailQueue`` shrinks to one packet so that the queue builds in the
+  queue disc; the reported queue is then sampled every
+  ``queue_sample_interval`` (queue disc + device queue) and carries RED's
+  drop and mark counts (:class:`Ns3QueueStats`).  ns-3 has no PI queue
+  disc: a ``PiParams`` link is refused;
 * Bernoulli loss of the scenario's ``a -> b`` direction as a
   ``RateErrorModel`` (``ERROR_UNIT_PACKET``) on ``b``'s device (a packet is
   lost after crossing the link, as in the scenario's convention); a

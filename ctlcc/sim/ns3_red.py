@@ -36,11 +36,12 @@ import numpy as np
 
 from .._validation import check_choice
 from ..laws.aqm import RedParams
+from .ns3 import Ns3Options
 from .ns3_matrix import NS3_MATCH
 from .scenarios import TcpOptions, dumbbell
 
 __all__ = ["RedCase", "RED_CASES", "RED_MEASURES", "red_case", "red_measures",
-           "ctlcc_red_run", "NS3_RED_OPTIONS", "SAMPLE_INTERVAL"]
+           "ctlcc_red_run", "NS3_RED_OPTIONS", "NS3_SACK_OPTIONS", "SAMPLE_INTERVAL"]
 
 #: Measures compared on every setting.
 RED_MEASURES = ("queue_mean", "drop_rate", "goodput_total")
@@ -50,6 +51,8 @@ SAMPLE_INTERVAL = 0.02
 
 #: ns-3's TCP settings (those the matrix uses against the engine's NewReno).
 NS3_RED_OPTIONS = NS3_MATCH["newreno"]
+#: ns-3 with SACK and classic recovery (the diagnosis cases ``*_sack``).
+NS3_SACK_OPTIONS = Ns3Options(sack=True, recovery="classic", limited_transmit=False)
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,8 @@ class RedCase:
     duration, warmup : float
         Run length and start of the measurement window. [s]
     seeds : tuple of int
+    ns3_options : Ns3Options
+        ns-3's TCP settings (default :data:`NS3_RED_OPTIONS`).
     """
 
     name: str
@@ -71,6 +76,7 @@ class RedCase:
     duration: float
     warmup: float
     seeds: tuple
+    ns3_options: Ns3Options = NS3_RED_OPTIONS
 
     def scenario(self):
         """The scenario (the same for both simulators)."""
@@ -93,6 +99,12 @@ RED_CASES = (
             "gentle, wait", RedParams(5.0, 15.0, 0.1, **_DUMBBELL_RED), 60.0, 10.0, (1, 2)),
     RedCase("dumbbell_ecn", "as dumbbell_gentle_wait with ECN marking (NewReno reacts)",
             RedParams(5.0, 15.0, 0.1, ecn=True, **_DUMBBELL_RED), 60.0, 10.0, (1, 2)),
+    # ns-3 with SACK (classic recovery): added after the two Hollot settings differed, to
+    # test the diagnosis that ns-3's recovery without SACK is the cause (docs/aqm.md)
+    RedCase("hollot_stable_sack", "as hollot_stable, ns-3 with SACK (classic recovery)",
+            RedParams(50.0, 550.0, 0.1, weight=1e-4), 60.0, 20.0, (1, 2), NS3_SACK_OPTIONS),
+    RedCase("hollot_unstable_sack", "as hollot_unstable, ns-3 with SACK (classic recovery)",
+            RedParams(50.0, 150.0, 0.5, weight=1e-4), 60.0, 20.0, (1, 2), NS3_SACK_OPTIONS),
 )
 
 

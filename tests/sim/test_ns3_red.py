@@ -98,7 +98,7 @@ def test_red_measures_by_hand():
 
 def test_cases_are_well_formed():
     names = [c.name for c in RED_CASES]
-    assert len(set(names)) == len(names) == 4
+    assert len(set(names)) == len(names) == 6
     for case in RED_CASES:
         assert 0 < case.warmup < case.duration and case.seeds
         assert case.scenario().links[0].queue == case.red
@@ -119,7 +119,7 @@ def test_unit_declares_each_record_and_compares_means():
     data = {c.name: _case_input([9.0, 11.0], [12.0, 14.0]) for c in RED_CASES}
     out = claims_aqm.red_ns3_checks(data)
     rules = registry.rules()
-    assert len(out) == 12 and all(i in rules for i in out)
+    assert len(out) == 18 and all(i in rules for i in out)
     m = out["hollot-aqm-red-ns3-dumbbell-ecn-queue"]
     assert (m.value, m.target, m.samples, m.seeds) == (10.0, 13.0, (9.0, 11.0), (1, 2))
     g = out["hollot-aqm-red-ns3-hollot-unstable-goodput"]
