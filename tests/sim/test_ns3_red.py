@@ -151,3 +151,29 @@ def test_committed_ns3_file_covers_every_case_and_seed():
             assert np.all(np.isfinite(rows[measure])) and np.all(rows[measure] >= 0)
         assert np.all(rows["drops"] == rows["early_drops"] + rows["forced_drops"]
                       + rows["overflow_drops"])
+
+
+# --- live ns-3 (slow, skipped without ns-3) ------------------------------------------------
+
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ns3.ns3_available(), reason="ns-3 (pip install ns3) not installed")
+def test_live_red_reproduces_committed_rows_in_any_order():
+    """The committed dumbbell rows come back, whichever run goes first in the worker
+    (RED's draws are on a fixed stream); ECN marks and does not drop."""
+    from ctlcc.sim.ns3_red import SAMPLE_INTERVAL
+
+    table = ns3.read_ns3_csv("ns3_red")
+    cases = [red_case("dumbbell_ecn"), red_case("dumbbell_gentle_wait")]
+    runs = [dict(scenario=c.scenario(), duration=c.duration, seed=1, options=c.ns3_options,
+                 warmup=c.warmup, queue_sample_interval=SAMPLE_INTERVAL) for c in cases]
+    results = ns3.run_ns3_many(runs)     # committed: each setting's seed 1 ran first
+    for case, result in zip(cases, results):
+        row = table.where(case=case.name, seed=1.0)
+        q = result.queues[0]
+        assert q.mean == pytest.approx(float(row["queue_mean"][0]), rel=1e-5), case.name
+        assert (q.drops, q.marks, q.arrivals) == (int(row["drops"][0]), int(row["marks"][0]),
+                                                  int(row["arrivals"][0])), case.name
+    ecn = results[0].queues[0]
+    assert ecn.marks > 0 and ecn.aqm_drops == 0
