@@ -156,7 +156,6 @@ def test_committed_ns3_file_covers_every_case_and_seed():
 # --- live ns-3 (slow, skipped without ns-3) ------------------------------------------------
 
 
-
 @pytest.mark.slow
 @pytest.mark.skipif(not ns3.ns3_available(), reason="ns-3 (pip install ns3) not installed")
 def test_live_red_reproduces_committed_rows_in_any_order():
