@@ -16,7 +16,7 @@ import numpy as np
 
 from .registry import Measurement, provider, unit
 
-__all__ = ["aqm_results"]
+__all__ = ["aqm_results", "red_ns3_results", "red_ns3_checks"]
 
 _SECTION = "aqm"
 _EV = "ctlcc.experiments.aqm.hollot_checks"
@@ -27,7 +27,94 @@ def aqm_results():
     """:func:`ctlcc.experiments.aqm.hollot_checks` (3 seeds x 100 s per setting)."""
     from ..experiments import aqm
 
-    return {"checks": aqm.default_checks()}
+    return {"checks": aqm.default_checks(), "red_ns3": red_ns3_results()}
+
+
+def red_ns3_results(table=None):
+    """ctlcc's and ns-3's RED measures per setting (:mod:`ctlcc.sim.ns3_red`).
+
+    ns-3's side is read from the committed ``data/ns3_red.csv`` (no ns-3
+    needed); the engine runs the same settings and seeds.
+
+    Parameters
+    ----------
+    table : Ns3Table, optional
+        ns-3's runs (default: the committed file).
+
+    Returns
+    -------
+    dict
+        setting name -> ``{"seeds", "ctlcc": {measure: per-seed list},
+        "ns3": {measure: per-seed list}, "ns3_counts": {column: per-seed list}}``.
+    """
+    from ..sim.ns3 import read_ns3_csv
+    from ..sim.ns3_red import RED_CASES, RED_MEASURES, ctlcc_red_run
+
+    table = read_ns3_csv("ns3_red") if table is None else table
+    out = {}
+    engine = {}  # the *_sack settings share the engine's runs with their no-SACK twins
+    for case in RED_CASES:
+        rows = table.where(case=case.name)
+        seeds = [int(s) for s in rows["seed"]]
+        for seed in seeds:
+            key = (case.red, case.duration, case.warmup, case.name.startswith("hollot"), seed)
+            if key not in engine:
+                engine[key] = ctlcc_red_run(case, seed)
+        mine = [engine[case.red, case.duration, case.warmup, case.name.startswith("hollot"),
+                       seed] for seed in seeds]
+        out[case.name] = {
+            "seeds": tuple(seeds),
+            "ctlcc": {k: [m[k] for m in mine] for k in RED_MEASURES},
+            "ns3": {k: [float(v) for v in rows[k]] for k in RED_MEASURES},
+            "ns3_counts": {k: [float(v) for v in rows[k]] for k in
+                           ("early_drops", "forced_drops", "overflow_drops", "marks",
+                            "timeouts", "retransmitted")},
+        }
+    return out
+
+
+_RED_NS3_CASES = {"hollot-stable": "hollot_stable", "hollot-unstable": "hollot_unstable",
+                  "dumbbell-gentle-wait": "dumbbell_gentle_wait", "dumbbell-ecn": "dumbbell_ecn",
+                  "hollot-stable-sack": "hollot_stable_sack",
+                  "hollot-unstable-sack": "hollot_unstable_sack"}
+_RED_NS3_MEASURES = {"queue": "queue_mean", "drop-rate": "drop_rate", "goodput": "goodput_total"}
+_RED_NS3_IDS = tuple(f"hollot-aqm-red-ns3-{c}-{m}" for c in _RED_NS3_CASES
+                     for m in _RED_NS3_MEASURES)
+
+
+@unit(*_RED_NS3_IDS, section=_SECTION, needs="red_ns3",
+      evidence="ctlcc.sim.ns3_red; benchmarks/ns3_red.py; data/ns3_red.csv")
+def red_ns3_checks(red_ns3):
+    """ctlcc's packet RED against ns-3's RedQueueDisc: one Measurement per record.
+
+    The value is ctlcc's mean over the seeds, the target ns-3's mean over
+    the same seeds (read from the committed runs).
+
+    Examples
+    --------
+    >>> one = {"seeds": (1, 2), "ns3_counts": {"early_drops": [10, 12]},
+    ...        "ctlcc": {"queue_mean": [9.0, 11.0], "drop_rate": [0.01, 0.03],
+    ...                  "goodput_total": [1e6, 1e6]},
+    ...        "ns3": {"queue_mean": [12.0, 12.0], "drop_rate": [0.02, 0.02],
+    ...                "goodput_total": [2e6, 2e6]}}
+    >>> out = red_ns3_checks({name: one for name in _RED_NS3_CASES.values()})
+    >>> m = out["hollot-aqm-red-ns3-hollot-stable-queue"]
+    >>> m.value, m.target, m.samples
+    (10.0, 12.0, (9.0, 11.0))
+    """
+    out = {}
+    for key, name in _RED_NS3_CASES.items():
+        case = red_ns3[name]
+        counts = "; ".join(f"{k} {_list(v)}" for k, v in case["ns3_counts"].items())
+        for mkey, measure in _RED_NS3_MEASURES.items():
+            mine, theirs = case["ctlcc"][measure], case["ns3"][measure]
+            m = _mean(mine)
+            out[f"hollot-aqm-red-ns3-{key}-{mkey}"] = Measurement(
+                value=m.value, samples=m.samples, seeds=tuple(case["seeds"]),
+                target=float(np.mean(theirs)),
+                reason=f"ctlcc per seed {_list(mine)}, ns-3 per seed {_list(theirs)} "
+                       f"(setting {name}); ns-3's counts per seed: {counts}")
+    return out
 
 
 def _mean(values):

@@ -95,6 +95,17 @@ struct Recorder
     // cwnd traces
     std::vector<std::vector<double>> cwT, cwV;
     std::vector<Ptr<PacketSink>> sinks;
+    // RED queue discs (one per RED-managed link direction): the queue disc,
+    // its device (whose queue holds at most one waiting packet), samples
+    std::vector<Ptr<QueueDisc>> redQdisc;
+    std::vector<Ptr<NetDevice>> redDevice;
+    std::vector<int> redMonitor; // monitored-queue index of each, or -1
+    std::vector<double> redSum, redStatsAtWarmup;
+    std::vector<uint64_t> redN;
+    std::vector<uint32_t> redMax;
+    std::vector<std::vector<double>> redT, redV;
+    double sampleInterval = 0.02;
+    double stopAt = 0.0;
 
     void Init(int flows, int queues, bool tr, double wu, uint16_t p0)
     {
@@ -122,6 +133,15 @@ struct Recorder
         qT.assign(queues, {});
         qV.assign(queues, {});
         sinks.clear();
+        redQdisc.clear();
+        redDevice.clear();
+        redMonitor.clear();
+        redSum.clear();
+        redN.clear();
+        redMax.clear();
+        redT.clear();
+        redV.clear();
+        redStatsAtWarmup.clear();
     }
 };
 
@@ -239,6 +259,150 @@ ConnectSocket(Recorder* r, int k, Ptr<Application> app)
     }
 }
 
+
+// Flow index of a data segment seen by a queue disc (the item's packet
+// starts with the TCP header: the IPv4 header is kept apart).
+inline int
+FlowOfQdiscPacket(Ptr<const Packet> p, uint16_t port0, int nflows)
+{
+    uint8_t b[20];
+    uint32_t n = p->CopyData(b, sizeof(b));
+    if (n < 14)
+    {
+        return -1;
+    }
+    uint16_t dport = (uint16_t(b[2]) << 8) | b[3];
+    uint32_t thl = (b[12] >> 4) * 4;
+    if (p->GetSize() <= thl || dport < port0 || dport >= port0 + nflows)
+    {
+        return -1;
+    }
+    return int(dport - port0);
+}
+
+inline void
+OnQdiscDrop(Recorder* r, Ptr<const QueueDiscItem> item)
+{
+    int k = FlowOfQdiscPacket(item->GetPacket(), r->port0, r->nflows);
+    if (k >= 0)
+    {
+        r->droppedQueue[k]++;
+    }
+}
+
+// Packets waiting behind RED j: the queue disc's plus the device queue's
+// (at most one; the packet being serialised is in neither).
+inline uint32_t
+RedWaiting(Recorder* r, size_t j)
+{
+    Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(r->redDevice[j]);
+    return r->redQdisc[j]->GetNPackets() + p2p->GetQueue()->GetNPackets();
+}
+
+inline void
+SampleRed(Recorder* r)
+{
+    double t = Simulator::Now().GetSeconds();
+    for (size_t j = 0; j < r->redQdisc.size(); ++j)
+    {
+        uint32_t v = RedWaiting(r, j);
+        if (t >= r->warmup - 1e-12)
+        {
+            r->redSum[j] += v;
+            r->redN[j]++;
+            if (v > r->redMax[j])
+            {
+                r->redMax[j] = v;
+            }
+        }
+        if (r->trace)
+        {
+            r->redT[j].push_back(t);
+            r->redV[j].push_back(double(v));
+        }
+    }
+    if (t + r->sampleInterval <= r->stopAt + 1e-12)
+    {
+        Simulator::Schedule(Seconds(r->sampleInterval), &SampleRed, r);
+    }
+}
+
+// Install ns-3's RedQueueDisc on dev (the a -> b direction of a link), with
+// every attribute set explicitly, and shrink the device queue to one packet.
+inline void
+InstallRed(Recorder* r, int monitor, Ptr<NetDevice> dev, double minTh, double maxTh,
+           double lInterm, double qW, bool gentle, bool wait, bool ecn, bool hardDrop,
+           uint32_t maxSize, uint32_t meanPktSize, uint64_t bandwidth)
+{
+    Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(dev);
+    p2p->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, 1));
+    TrafficControlHelper tch;
+    tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                         "MinTh", DoubleValue(minTh),
+                         "MaxTh", DoubleValue(maxTh),
+                         "LInterm", DoubleValue(lInterm),
+                         "QW", DoubleValue(qW),
+                         "Gentle", BooleanValue(gentle),
+                         "Wait", BooleanValue(wait),
+                         "UseEcn", BooleanValue(ecn),
+                         "UseHardDrop", BooleanValue(hardDrop),
+                         "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, maxSize)),
+                         "MeanPktSize", UintegerValue(meanPktSize),
+                         "IdlePktSize", UintegerValue(0),
+                         "ARED", BooleanValue(false),
+                         "AdaptMaxP", BooleanValue(false),
+                         "FengAdaptive", BooleanValue(false),
+                         "NLRED", BooleanValue(false),
+                         "Ns1Compat", BooleanValue(false),
+                         "LinkBandwidth", DataRateValue(DataRate(bandwidth)));
+    QueueDiscContainer qdiscs = tch.Install(dev);
+    Ptr<QueueDisc> q = qdiscs.Get(0);
+    // RED's uniform draws on a fixed stream, so a run does not depend on what
+    // ran before it in the same process (ns-3 numbers unassigned streams in
+    // creation order)
+    DynamicCast<RedQueueDisc>(q)->AssignStreams(5000 + int64_t(r->redQdisc.size()));
+    q->TraceConnectWithoutContext("Drop", MakeBoundCallback(&OnQdiscDrop, r));
+    r->redQdisc.push_back(q);
+    r->redDevice.push_back(dev);
+    r->redMonitor.push_back(monitor);
+    r->redSum.push_back(0.0);
+    r->redN.push_back(0);
+    r->redMax.push_back(0);
+    r->redT.push_back({});
+    r->redV.push_back({});
+    for (int i = 0; i < 8; ++i)
+    {
+        r->redStatsAtWarmup.push_back(0.0);
+    }
+}
+
+// Counters of RED j: arrivals, drops (all), early drops, forced drops,
+// overflow drops, early marks, forced marks, packets sent on.
+inline std::vector<double>
+RedStats(Recorder* r, size_t j)
+{
+    const QueueDisc::Stats& s = r->redQdisc[j]->GetStats();
+    return {double(s.nTotalReceivedPackets),
+            double(s.nTotalDroppedPackets),
+            double(s.GetNDroppedPackets(RedQueueDisc::UNFORCED_DROP)),
+            double(s.GetNDroppedPackets(RedQueueDisc::FORCED_DROP)),
+            double(s.GetNDroppedPackets(QueueDisc::INTERNAL_QUEUE_DROP)),
+            double(s.GetNMarkedPackets(RedQueueDisc::UNFORCED_MARK)),
+            double(s.GetNMarkedPackets(RedQueueDisc::FORCED_MARK)),
+            double(s.nTotalSentPackets)};
+}
+
+inline void
+ScheduleRedSampling(Recorder* r, double interval, double duration)
+{
+    r->sampleInterval = interval;
+    r->stopAt = duration;
+    if (!r->redQdisc.empty())
+    {
+        Simulator::Schedule(Seconds(0.0), &SampleRed, r);
+    }
+}
+
 inline void
 Snapshot(Recorder* r)
 {
@@ -252,6 +416,14 @@ Snapshot(Recorder* r)
     for (size_t k = 0; k < r->sinks.size(); ++k)
     {
         r->rxAtWarmup[k] = r->sinks[k]->GetTotalRx();
+    }
+    for (size_t j = 0; j < r->redQdisc.size(); ++j)
+    {
+        std::vector<double> s = RedStats(r, j);
+        for (size_t i = 0; i < s.size(); ++i)
+        {
+            r->redStatsAtWarmup[8 * j + i] = s[i];
+        }
     }
 }
 
@@ -460,6 +632,8 @@ def _configure_tcp(ns, tcp):
         # ctlcc's window senders have no HyStart (RFC 9438 leaves it optional)
         ("ns3::TcpCubic::HyStart", ns.BooleanValue(bool(tcp.get("cubic_hystart", False)))),
         ("ns3::TcpSocketBase::Sack", ns.BooleanValue(bool(tcp["sack"]))),
+        # RFC 3168 ECN (ctlcc's TcpOptions(ecn=True)); off is ns-3's default
+        ("ns3::TcpSocketBase::UseEcn", ns.StringValue("On" if tcp.get("ecn") else "Off")),
         ("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(bool(tcp["timestamps"]))),
         ("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(bool(tcp["limited_transmit"]))),
         ("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(float(tcp["min_rto"])))),
@@ -537,6 +711,15 @@ def run_job(job):
         address_of.setdefault(link["b"], interfaces.GetAddress(1))
         # Plain drop-tail FIFO: remove the default FqCoDel queue disc.
         tch.Uninstall(devices)
+        red = link.get("red_ab")
+        if red is not None:  # ns-3's RedQueueDisc on the a -> b direction instead
+            q = monitored.index((i, "ab")) if (i, "ab") in monitored else -1
+            _glue.InstallRed(recorder, q, device_of[(i, "a")], float(red["min_th"]),
+                             float(red["max_th"]), float(red["l_interm"]), float(red["qw"]),
+                             bool(red["gentle"]), bool(red["wait"]), bool(red["ecn"]),
+                             bool(red["hard_drop"]), int(red["max_size"]),
+                             int(red["mean_pkt_size"]),
+                             int(round(link["rate_bps"] * rate_scale)))
         ge = link.get("ge_ab")
         if ge is not None:
             em = _glue.MakeGe(ge["mean_good"], ge["mean_bad"], ge["loss_good"], ge["loss_bad"],
@@ -611,6 +794,7 @@ def run_job(job):
         _glue.ScheduleConnect(recorder, k, app.Get(0), start + 1e-9)
     if warmup > 0.0:
         _glue.ScheduleSnapshot(recorder, warmup)
+    _glue.ScheduleRedSampling(recorder, float(job.get("queue_sample_interval", 0.02)), duration)
 
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     events_before = ns.Simulator.GetEventCount()
@@ -652,7 +836,20 @@ def run_job(job):
         "peak_rss_kib_after_run": int(rss_after),
         "ns3_version": ns3_version(),
     }
+    n_red = len(recorder.redQdisc)
+    red_end = [list(_glue.RedStats(recorder, j)) for j in range(n_red)]
+    result["red"] = {
+        "monitor": [int(recorder.redMonitor[j]) for j in range(n_red)],
+        "sampled_sum": [float(recorder.redSum[j]) for j in range(n_red)],
+        "samples": [int(recorder.redN[j]) for j in range(n_red)],
+        "sampled_max": [int(recorder.redMax[j]) for j in range(n_red)],
+        "stats": red_end,
+        "stats_at_warmup": [[float(recorder.redStatsAtWarmup[8 * j + i]) for i in range(8)]
+                            for j in range(n_red)] if warmup > 0 else [[0.0] * 8] * n_red,
+    }
     if trace:
+        result["red"]["time"] = [list(recorder.redT[j]) for j in range(n_red)]
+        result["red"]["queue"] = [list(recorder.redV[j]) for j in range(n_red)]
         result["traces"] = {
             "cwnd_time": [list(recorder.cwT[k]) for k in range(len(flows))],
             "cwnd_bytes": [list(recorder.cwV[k]) for k in range(len(flows))],

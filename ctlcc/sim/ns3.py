@@ -28,6 +28,14 @@ comes from the scenario; the defaults below are what the comparisons use):
   as in the scenario's convention.  When the queue is full the device's
   transmit queue is stopped and the traffic-control layer drops the
   packet (``TcDrop`` trace) - that is where congestion drops are counted;
+* a link whose ``queue`` is a :class:`~ctlcc.laws.aqm.RedParams` gets ns-3's
+  ``RedQueueDisc`` on its ``a -> b`` device instead (every attribute set
+  from the RedParams, see :func:`_red_job`), and that device's own
+  ``DropTailQueue`` shrinks to one packet so that the queue builds in the
+  queue disc; the reported queue is then sampled every
+  ``queue_sample_interval`` (queue disc + device queue) and carries RED's
+  drop and mark counts (:class:`Ns3QueueStats`).  ns-3 has no PI queue
+  disc: a ``PiParams`` link is refused;
 * Bernoulli loss of the scenario's ``a -> b`` direction as a
   ``RateErrorModel`` (``ERROR_UNIT_PACKET``) on ``b``'s device (a packet is
   lost after crossing the link, as in the scenario's convention); a
@@ -307,6 +315,24 @@ class Ns3QueueStats:
     losses : int
         Packets destroyed by the error model of this link direction.
         [packets]
+    arrivals : int
+        Packets offered to the queue over the measurement window (RED
+        queues only: the queue disc's received packets; 0 otherwise).
+        [packets]
+    aqm_drops : int
+        Of ``drops``, RED's own (early and forced) drops. [packets]
+    forced_drops : int
+        Of ``aqm_drops``, the forced ones (avg above max_th, or 2 max_th
+        when gentle). [packets]
+    marks : int
+        Packets RED marked CE instead of dropping them. [packets]
+    sampled : bool
+        True when ``mean`` and ``max`` come from samples every
+        ``queue_sample_interval`` seconds (RED queues: the queue disc's
+        packets plus the one the device queue may hold), False when exact.
+
+    For a RED queue ``drops``, ``arrivals``, ``aqm_drops`` and ``marks``
+    count over the measurement window [warmup, duration].
     """
 
     link: tuple
@@ -314,6 +340,11 @@ class Ns3QueueStats:
     max: int
     drops: int
     losses: int
+    arrivals: int = 0
+    aqm_drops: int = 0
+    forced_drops: int = 0
+    marks: int = 0
+    sampled: bool = False
 
 
 @dataclass(frozen=True)
@@ -581,7 +612,8 @@ def wire_rate_scale(payload_bytes, header_bytes, timestamps=True):
     return (payload_bytes + ns3_header_bytes(timestamps)) / (payload_bytes + header_bytes)
 
 
-def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, protocols=None):
+def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, protocols=None,
+            queue_sample_interval=0.02):
     """Plain-data ns-3 configuration of *scenario* (no ns-3 needed).
 
     Parameters
@@ -604,6 +636,10 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
         ns-3 protocol of each flow (keys of :data:`NS3_PROTOCOLS`) instead
         of the flows' own: for protocols ns-3 has and the engine does not
         (yet), e.g. ``"cubic"``.
+    queue_sample_interval : float
+        Sampling period of the queues behind a RED link (their mean and
+        maximum are sampled: ns-3 splits them between the queue disc and
+        the device queue). [s]
 
     Returns
     -------
@@ -631,6 +667,7 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
     if warmup >= duration:
         raise ParameterError(f"warmup must be < duration={duration}, got {warmup}")
     seed = _check_seed(seed)
+    queue_sample_interval = check_positive("queue_sample_interval", queue_sample_interval)
 
     given_protocols = protocols is not None
     if protocols is None:
@@ -658,6 +695,9 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
                 nodes.append(name)
     index = {name: i for i, name in enumerate(nodes)}
     bottlenecks = set(scenario.bottlenecks)
+    payload = int(scenario.payload_bytes)
+    rate_scale = (wire_rate_scale(payload, scenario.header_bytes, options.timestamps)
+                  if options.match_wire_time else 1.0)
     links = []
     for link in scenario.links:
         links.append({
@@ -667,6 +707,7 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
             "loss_ab": _bernoulli_p(link), "loss_ba": 0.0, "ge_ab": _gilbert_elliott(link),
             "monitor_ab": (link.a, link.b) in bottlenecks,
             "monitor_ba": (link.b, link.a) in bottlenecks,
+            "red_ab": _red_job(link, payload + ns3_header_bytes(options.timestamps)),
         })
     flows = [{"src": index[f.path[0]], "dst": index[f.path[-1]], "start": float(f.start),
               "stop": float(min(f.stop, duration)), "name": f.name or f"flow{k}",
@@ -683,9 +724,6 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
                 f"sets the congestion control per node; give them separate sources")
 
     tcp = scenario.tcp
-    payload = int(scenario.payload_bytes)
-    rate_scale = (wire_rate_scale(payload, scenario.header_bytes, options.timestamps)
-                  if options.match_wire_time else 1.0)
     job_tcp = {
         "protocol": protocol,
         "socket_type": NS3_PROTOCOLS[protocol],
@@ -709,6 +747,7 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
         "clock_granularity": float(options.clock_granularity),
         "rate_scale": float(rate_scale),
         "ns3_header_bytes": ns3_header_bytes(options.timestamps),
+        "ecn": bool(getattr(tcp, "ecn", False)),
     }
     return {
         "scenario": scenario.name,
@@ -719,11 +758,44 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
         "seed": seed,
         "trace": bool(trace),
         "warmup": float(warmup),
+        "queue_sample_interval": float(queue_sample_interval),
     }
 
 
+def _red_job(link, wire_bytes):
+    """ns-3 ``RedQueueDisc`` attributes matching the link's RedParams, or None.
+
+    * ``MinTh``, ``MaxTh``: the thresholds, in packets (``MaxSize`` in
+      packets makes ns-3 count packets, not bytes);
+    * ``LInterm = 1 / max_probability`` (ns-3's max_p is ``1/LInterm``);
+    * ``QW = weight``, ``Gentle = gentle``, ``Wait = wait`` (ns-3's
+      defaults are 0.002, True, True; ctlcc's RedParams defaults gentle
+      and wait off, so they are always set explicitly);
+    * ``UseEcn = ecn``, ``UseHardDrop = hard_drop``;
+    * ``MaxSize = buffer`` packets (the link's waiting room);
+    * ``MeanPktSize`` = the data packet on ns-3's wire (payload + ns-3's
+      headers) and ``LinkBandwidth`` = ns-3's link rate, so that the idle
+      correction's packets per second, ``LinkBandwidth / (8 MeanPktSize)``,
+      is the engine's ``rate / (8 (payload + header_bytes))``;
+    * adaptive variants off (``ARED``, ``AdaptMaxP``, ``FengAdaptive``,
+      ``NLRED``, ``Ns1Compat``: ns-3's defaults), ``IdlePktSize`` 0.
+    """
+    queue = link.queue
+    if isinstance(queue, str):
+        return None
+    if type(queue).__name__ != "RedParams":
+        raise ParameterError(
+            f"queue of {link.a}->{link.b} must be 'droptail' or a RedParams for ns-3 (ns-3.44 "
+            f"has no PI AQM queue disc), got {type(queue).__name__}")
+    return {"min_th": queue.min_threshold, "max_th": queue.max_threshold,
+            "l_interm": 1.0 / queue.max_probability, "qw": queue.weight,
+            "gentle": bool(queue.gentle), "wait": bool(queue.wait), "ecn": bool(queue.ecn),
+            "hard_drop": bool(queue.hard_drop), "max_size": int(link.buffer),
+            "mean_pkt_size": int(wire_bytes)}
+
+
 def run_ns3(scenario, duration, seed=0, *, options=None, trace=False, warmup=0.0,
-            isolate=True, timeout=None):
+            isolate=True, timeout=None, queue_sample_interval=0.02):
     """Run *scenario* in ns-3 and measure it like :func:`ctlcc.sim.run`.
 
     Parameters
@@ -746,6 +818,8 @@ def run_ns3(scenario, duration, seed=0, *, options=None, trace=False, warmup=0.0
         process (imports ns-3 here; about 10 s the first time).
     timeout : float, optional
         Seconds to wait for the worker. [s]
+    queue_sample_interval : float
+        Sampling period of RED queues (:func:`ns3_job`). [s]
 
     Returns
     -------
@@ -756,7 +830,8 @@ def run_ns3(scenario, duration, seed=0, *, options=None, trace=False, warmup=0.0
     Ns3UnavailableError
         ns-3 is not installed (``pip install ctlcc[ns3]``).
     """
-    job = ns3_job(scenario, duration, seed, options, trace, warmup)
+    job = ns3_job(scenario, duration, seed, options, trace, warmup,
+                  queue_sample_interval=queue_sample_interval)
     return run_ns3_many([(scenario, job, options)], isolate=isolate, timeout=timeout)[0]
 
 
@@ -1146,18 +1221,33 @@ def _to_result(scenario, job, options, raw, sample_interval=None):
     wanted = [tuple(b) for b in scenario.bottlenecks] if scenario is not None else keys
     order = [keys.index(key) for key in wanted]
     window = duration - warmup
-    queues = tuple(Ns3QueueStats(
-        link=keys[i],
-        mean=(q["area"][i] - (q["area_at_warmup"][i] if warmup > 0 else 0.0)) / window,
-        max=int(q["max"][i]), drops=int(q["drops"][i]), losses=int(q["losses"][i]))
-        for i in order)
+    red = raw.get("red", {"monitor": []})
+    red_of = {m: j for j, m in enumerate(red["monitor"]) if m >= 0}
+
+    def queue_stats(i):
+        if i not in red_of:
+            return Ns3QueueStats(
+                link=keys[i],
+                mean=(q["area"][i] - (q["area_at_warmup"][i] if warmup > 0 else 0.0)) / window,
+                max=int(q["max"][i]), drops=int(q["drops"][i]), losses=int(q["losses"][i]))
+        j = red_of[i]
+        st = np.array(red["stats"][j]) - np.array(red["stats_at_warmup"][j])
+        return Ns3QueueStats(
+            link=keys[i], mean=red["sampled_sum"][j] / max(red["samples"][j], 1),
+            max=int(red["sampled_max"][j]), drops=int(st[1]), losses=int(q["losses"][i]),
+            arrivals=int(st[0]), aqm_drops=int(st[2] + st[3]), forced_drops=int(st[3]),
+            marks=int(st[5] + st[6]), sampled=True)
+
+    queues = tuple(queue_stats(i) for i in order)
     traces = None
     if "traces" in raw:
         tr = raw["traces"]
         cwnd_steps = tuple((np.array(t), np.array(v) / payload)
                            for t, v in zip(tr["cwnd_time"], tr["cwnd_bytes"]))
-        queue_steps = tuple((np.array(tr["queue_time"][i]), np.array(tr["queue_packets"][i]))
-                            for i in order)
+        queue_steps = tuple(
+            (np.array(red["time"][red_of[i]]), np.array(red["queue"][red_of[i]])) if i in red_of
+            else (np.array(tr["queue_time"][i]), np.array(tr["queue_packets"][i]))
+            for i in order)
         if sample_interval is None:
             sample_interval = min(max(duration / 2000.0, 1e-3), 1.0)
         time = np.arange(0.0, duration + 0.5 * sample_interval, sample_interval)
