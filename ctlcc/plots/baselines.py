@@ -38,8 +38,12 @@ def plot_sharing(result, ax=None):
     if ax is None:
         _, ax = new_figure(figsize=(7.5, 4.6))
     x = np.arange(len(result.pairs))
-    colours = [thesis_plots.COLOURS.get(p[1]) for p in result.pairs]
-    ax.bar(x, result.shares, color=colours, width=0.6, label="joining connection's share (ctlcc)")
+    shares = np.asarray(result.shares, dtype=float)
+    joining = [p[1] for p in result.pairs]
+    for protocol in dict.fromkeys(joining):   # one legend entry per joining protocol
+        where = [i for i, p in enumerate(joining) if p == protocol]
+        ax.bar(x[where], shares[where], color=thesis_plots.COLOURS.get(protocol), width=0.6,
+               label=f"{_names(('', protocol))[1]} joining: its share (ctlcc)")
     ax.axhline(0.5, color="k", ls="--", lw=1.0, label="fair share 1/2")
     ax.set_xticks(x, [f"{a} first,\n{b} joins at 5 s" for a, b in map(_names, result.pairs)],
                   fontsize="small")

@@ -528,6 +528,10 @@ NS3_VARIANTS = {
 LOSS_LEVELS = (1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 
 
+#: The most queue samples one ns-3 run may take (``duration / queue_sample_interval``).
+MAX_QUEUE_SAMPLES = 10**7
+
+
 def ns3_available():
     """True if the ``ns3`` package (ns-3's Python bindings) is installed.
 
@@ -667,7 +671,13 @@ def ns3_job(scenario, duration, seed=0, options=None, trace=False, warmup=0.0, p
     if warmup >= duration:
         raise ParameterError(f"warmup must be < duration={duration}, got {warmup}")
     seed = _check_seed(seed)
-    queue_sample_interval = check_positive("queue_sample_interval", queue_sample_interval)
+    queue_sample_interval = check_positive("queue_sample_interval", queue_sample_interval,
+                                           scalar=True)
+    if duration / queue_sample_interval > MAX_QUEUE_SAMPLES:
+        raise ParameterError(
+            f"queue_sample_interval must be >= duration / {MAX_QUEUE_SAMPLES:.0e} = "
+            f"{duration / MAX_QUEUE_SAMPLES:.3g} s (at most {MAX_QUEUE_SAMPLES:.0e} queue samples "
+            f"per run), got {queue_sample_interval!r}")
 
     given_protocols = protocols is not None
     if protocols is None:
