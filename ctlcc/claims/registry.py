@@ -75,6 +75,7 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.crosscheck.stpd",
            "ctlcc.claims.iftp_sentences",
            "ctlcc.claims.sttp_cells",
            "ctlcc.claims.cbraa_findings",
+           "ctlcc.claims.primo_sentences",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.
