@@ -76,6 +76,7 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.crosscheck.stpd",
            "ctlcc.claims.sttp_cells",
            "ctlcc.claims.cbraa_findings",
            "ctlcc.claims.primo_sentences",
+           "ctlcc.claims.stpd_testbed_findings",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.
