@@ -77,6 +77,8 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.crosscheck.stpd",
            "ctlcc.claims.cbraa_findings",
            "ctlcc.claims.primo_sentences",
            "ctlcc.claims.stpd_testbed_findings",
+           "ctlcc.claims.iftp_more_sentences",
+           "ctlcc.claims.cbraa_more_findings",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.
