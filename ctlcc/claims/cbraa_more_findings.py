@@ -24,7 +24,7 @@ _KEYS = (("fig6_tcp_rate", "fig6_ideal_short"), ("fig6_cbraa_short_rate", "fig6_
 
 
 def largest_off_ideal(rates, ideals):
-    """Largest |rate / ideal - 1| and its index.
+    """Largest ``|rate / ideal - 1|`` and its index.
 
     Examples
     --------
