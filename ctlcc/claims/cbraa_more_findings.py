@@ -1,8 +1,9 @@
 # ctlcc.claims.cbraa_more_findings - CBRAA §4.3's "very close to the ideal values" on ctlcc's run
-"""Unit of Ait-Hellal, Yamamoto & Leduc (1999)'s §4.3 sentence that Figure 6's
-rates "are very close to the ideal values", judged on ctlcc's Figure 6 run
+"""Units of Ait-Hellal, Yamamoto & Leduc (1999)'s §4.3 sentences that Figure 6's
+rates "are very close to the ideal values" and that TCP "is likely to get less
+than its fair share", judged on ctlcc's Figure 6 run
 (:func:`ctlcc.experiments.cbraa.fig6`, the run :mod:`ctlcc.claims.cbraa_sim`
-uses), with the paper's own printed rates as the implied value (records in
+uses), with the paper's own printed rates as the implied values (records in
 ``data/ledger_cbraa.csv``).
 
 References
@@ -61,3 +62,19 @@ def close_to_ideal(fig6):
                + f"; the farthest is {fig6.labels[k]} ({100 * value:.1f} %); the paper's printed "
                  f"rates {printed} are {100 * implied:.1f} % off at the farthest "
                  f"({fig6.labels[kp]})")
+
+
+@unit("cbraa-s4.3-tcp-below-fair-share-sim", section=_SECTION, needs="fig6",
+      evidence="ctlcc.claims.cbraa_more_findings; ctlcc.experiments.cbraa.fig6")
+def tcp_below_fair_share(fig6):
+    from ..experiments.cbraa import WARMUP
+
+    s4 = _section4()
+    ideal = s4["fig6_ideal_short"] / 1e3
+    tcp = fig6.mean(0, WARMUP, fig6.duration) / 1e3
+    printed = s4["fig6_tcp_rate"] / 1e3
+    return Measurement(
+        value=tcp / ideal, implied=printed / ideal,
+        reason=f"{fig6.labels[0]}'s mean goodput over {WARMUP:g}-{fig6.duration:g} s "
+               f"{tcp:.1f} kbyte/s over its ideal share {ideal:g} kbyte/s (the paper: "
+               f"{printed:g} kbyte/s, ratio {printed / ideal:.3f})")

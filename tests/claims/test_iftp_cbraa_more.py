@@ -51,3 +51,10 @@ def test_cbraa_close_to_ideal_with_the_papers_numbers_as_implied():
     assert m.value == pytest.approx(9 / 69)
     # the paper's 178 against its ideal 215: 37/215
     assert m.implied == pytest.approx(37 / 215)
+
+
+def test_cbraa_tcp_share_over_its_ideal():
+    fig6 = SimpleNamespace(labels=("TCP (25 ms)",), duration=500.0,
+                           mean=lambda i, t0, t1: 172e3)
+    m = CM.tcp_below_fair_share(fig6)
+    assert m.value == pytest.approx(172 / 215) and m.implied == pytest.approx(178 / 215)
