@@ -375,3 +375,61 @@ def sec7a(*sweeps):
             "primo-vii-a_better_than_reno_sack_tfrc": Measurement(
                 value=allc["primo"] - max(allc["reno"], allc["sack"], allc["tfrc"]),
                 reason=f"mean of the five criteria over the four sweeps' means: {_fmt(allc)}")}
+
+
+# --- §II-C window protocols and random loss (a short new run) ----------------------------------
+
+_WINDOW, _RATE = ("reno", "sack", "vegas"), ("tfrc", "primo")
+_LOSS_SEEDS = (0, 1, 2)
+
+
+def vulnerability_gap(lossy, lossless, window=_WINDOW, rate=_RATE):
+    """Smallest relative goodput loss of *window* minus the largest of *rate*, per seed.
+
+    Parameters
+    ----------
+    lossy : dict
+        protocol -> packets delivered with random loss, one per seed. [packets]
+    lossless : dict
+        protocol -> packets delivered without loss. [packets]
+    window, rate : sequence of str
+
+    Returns
+    -------
+    ndarray, shape (seeds,)
+        [1]
+
+    Examples
+    --------
+    >>> lossy = {"w": [50, 60], "r": [90, 95]}
+    >>> vulnerability_gap(lossy, {"w": 100, "r": 100}, ["w"], ["r"]).round(3).tolist()
+    [0.4, 0.35]
+    """
+    rel = {p: 1.0 - np.asarray(lossy[p], dtype=float) / float(lossless[p])
+           for p in tuple(window) + tuple(rate)}
+    return (np.min([rel[p] for p in window], axis=0)
+            - np.max([rel[p] for p in rate], axis=0))
+
+
+def _delivered(protocol, loss, seed, duration=20.0):
+    from ..sim import run, scenarios
+
+    sc = scenarios.primo_fig1_top(protocol=protocol, loss=loss)
+    result = run(sc, duration, seed=seed, progress=False)
+    return int(sum(f.delivered_unique for f in result.flows))
+
+
+@unit("primo-ii-c_window_more_vulnerable", section=_SECTION,
+      evidence="ctlcc.claims.primo_sentences; ctlcc.sim.scenarios.primo_fig1_top(loss=0.01)")
+def sec2c_loss():
+    protocols = _WINDOW + _RATE
+    lossless = {p: _delivered(p, None, 0) for p in protocols}
+    lossy = {p: [_delivered(p, 0.01, s) for s in _LOSS_SEEDS] for p in protocols}
+    gap = vulnerability_gap(lossy, lossless)
+    rel = {p: float(np.mean(1.0 - np.asarray(lossy[p]) / lossless[p])) for p in protocols}
+    return Measurement(
+        value=float(gap.mean()), samples=tuple(float(g) for g in gap), seeds=_LOSS_SEEDS,
+        reason="relative goodput loss with 1 % random loss (mean over seeds): "
+               + ", ".join(f"{p} {100 * v:.1f} %" for p, v in rel.items())
+               + "; packets delivered without loss in 20 s: "
+               + ", ".join(f"{p} {v}" for p, v in lossless.items()))

@@ -142,3 +142,12 @@ def test_the_units_are_registered_and_judged_by_their_declarations():
            if c.id in ids}
     assert got["primo-v-a-sec5a_primo_better_vegas"].verdict == "differs"      # -10 < 0
     assert got["primo-v-a-sec5a_tfrc_constancy_below"].verdict == "differs"    # +15 > 0
+
+
+def test_vulnerability_gap_by_hand():
+    lossy = {"reno": [60, 70], "sack": [80, 80], "vegas": [50, 90],
+             "tfrc": [95, 90], "primo": [99, 100]}
+    lossless = dict.fromkeys(lossy, 100)
+    # window losses: seed 0 (.4, .2, .5) -> min .2; seed 1 (.3, .2, .1) -> .1
+    # rate losses: seed 0 (.05, .01) -> max .05; seed 1 (.1, 0) -> .1
+    assert PS.vulnerability_gap(lossy, lossless) == pytest.approx([0.15, 0.0])
