@@ -75,6 +75,10 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.crosscheck.stpd",
            "ctlcc.claims.iftp_sentences",
            "ctlcc.claims.sttp_cells",
            "ctlcc.claims.cbraa_findings",
+           "ctlcc.claims.primo_sentences",
+           "ctlcc.claims.stpd_testbed_findings",
+           "ctlcc.claims.iftp_more_sentences",
+           "ctlcc.claims.cbraa_more_findings",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.
