@@ -12,6 +12,7 @@ ElAarag & Bassiouni (2002), §1, §4, §6, §6.1, §6.4, §8, Figures 5-6, Table
 
 import numpy as np
 
+from .iftp_sentences import tcp_minus_iftp
 from .registry import Measurement, unit
 
 __all__ = ["loss_ratio", "worst_ratio"]
@@ -60,16 +61,7 @@ def worst_ratio(tcp, iftp):
 
 @unit("iftp-s4-tcp-below-iftp", section=_SECTION, needs="sec61", evidence=_EV + "friendliness")
 def tcp_below_iftp(fr):
-    sink = np.asarray(fr.sink, dtype=float)                  # (seeds, flows)
-    tcp = [i for i, n in enumerate(fr.names) if not n.startswith("iftp")]
-    ift = [i for i, n in enumerate(fr.names) if n.startswith("iftp")]
-    diff = (sink[:, tcp].mean(axis=1) - sink[:, ift].mean(axis=1)) / 1e6
-    return Measurement(
-        value=float(diff.mean()), samples=tuple(float(v) for v in diff), seeds=fr.seeds,
-        reason=f"per-source sink bandwidth, seed means: TCP {sink[:, tcp].mean() / 1e6:.3f}, "
-               f"IFTP {sink[:, ift].mean() / 1e6:.3f} Mb/s; TCP - IFTP per seed "
-               + ", ".join(f"{v:+.3f}" for v in diff)
-               + " (the paper's own Figure 6, §6.1, shows TCP above IFTP)")
+    return tcp_minus_iftp(fr, " (the paper's own Figure 6, §6.1, shows TCP above IFTP)")
 
 
 @unit("iftp-s6-tcp-losses-minimum", section=_SECTION, needs="fig5",

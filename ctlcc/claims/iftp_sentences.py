@@ -181,8 +181,8 @@ def table4_sentences(t4):
 
 # --- §6, Figures 5 and 6 -----------------------------------------------------------------------
 
-@unit("iftp-fig6-tcp-above-iftp", section=_SECTION, needs="sec61", evidence=_EV)
-def figure6_order(fr):
+def tcp_minus_iftp(fr, note=""):
+    """TCP's minus IFTP's per-source sink bandwidth over the seeds of a §6.1 run. [Mb/s]"""
     sink = np.asarray(fr.sink, dtype=float)                  # (seeds, flows)
     tcp = [i for i, n in enumerate(fr.names) if not n.startswith("iftp")]
     ift = [i for i, n in enumerate(fr.names) if n.startswith("iftp")]
@@ -191,7 +191,12 @@ def figure6_order(fr):
         value=float(diff.mean()), samples=tuple(float(v) for v in diff), seeds=fr.seeds,
         reason=f"per-source sink bandwidth, seed means: TCP {sink[:, tcp].mean() / 1e6:.3f}, "
                f"IFTP {sink[:, ift].mean() / 1e6:.3f} Mb/s; TCP - IFTP per seed "
-               + ", ".join(f"{v:+.3f}" for v in diff))
+               + ", ".join(f"{v:+.3f}" for v in diff) + note)
+
+
+@unit("iftp-fig6-tcp-above-iftp", section=_SECTION, needs="sec61", evidence=_EV)
+def figure6_order(fr):
+    return tcp_minus_iftp(fr)
 
 
 @unit("iftp-s6-tcp-above-udp-small-rate", section=_SECTION, needs="fig5", evidence=_EV)
