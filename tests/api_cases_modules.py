@@ -777,3 +777,273 @@ MODULE_EXEMPT += [
                "tests/test_cli_errors.py (exit status 2, one error line, no traceback)"),
     (cli.build_parser, "no arguments: the argparse parser that main uses"),
 ]
+
+# --------------------------------------------------------------------------- experiments (shared)
+# An experiment simulates for seconds to minutes: its cases probe only the validation, with the
+# packet engine and the fluid integrator replaced by a sentinel, so an argument that passes the
+# checks shows as "ran" (accepted silently when it should have been refused).
+from ctlcc.sim import engine as _engine, fluid as _fluid  # noqa: E402
+from ctlcc.sim.senders import PROTOCOLS as _SIM_PROTOCOLS  # noqa: E402
+
+
+def _no_simulation(func):
+    def call(**kwargs):
+        def ran(*args, **kw):
+            raise _Ran()
+        real = _engine._Simulation, _fluid._integrate
+        _engine._Simulation = _fluid._integrate = ran
+        try:
+            return func(**kwargs)
+        except _Ran:
+            return "ran: the arguments passed validation"
+        finally:
+            _engine._Simulation, _fluid._integrate = real
+    call.__name__ = func.__name__
+    return call
+
+
+def _experiment(name, func, base=None, **kw):
+    """A case of an experiment: validation only (run_base=False), the engine a sentinel."""
+    return Case(name, _no_simulation(func), dict(base or {}), covers=(func,), run_base=False,
+                **kw)
+
+
+_PROTOCOL_SET = ("set", ("choice", _SIM_PROTOCOLS))
+_SEEDS = ("set", "int0")
+_LOSS = ("interval", 0.0, 1.0, "left")   # a loss probability in [0, 1)
+_TIMES = dict(duration="pos", seed="int0", bin_width="pos")
+
+# --------------------------------------------------------------------------- experiments.thesis
+from ctlcc.experiments import thesis as xthesis  # noqa: E402
+
+_WARMUP_BAD = (("warmup at duration", dict(duration=5.0, warmup=5.0), RAISE, "warmup"),)
+MODULE_CASES += [
+    _experiment("experiments.thesis.buffer_dimension", xthesis.buffer_dimension,
+                kinds=dict(protocols=_PROTOCOL_SET, buffers=("seq", "count"), warmup="nonneg",
+                           **_TIMES), extra=_WARMUP_BAD),
+    _experiment("experiments.thesis.fixed_bottleneck", xthesis.fixed_bottleneck,
+                kinds=dict(protocols=_PROTOCOL_SET, buffer="count", settle="nonneg",
+                           band=OPEN_UNIT, window="pos", **_TIMES)),
+    _experiment("experiments.thesis.moving_bottleneck", xthesis.moving_bottleneck,
+                kinds=dict(protocols=_PROTOCOL_SET, settle="nonneg", **_TIMES)),
+    _experiment("experiments.thesis.fig3_21", xthesis.fig3_21,
+                kinds=dict(protocol=("choice", _SIM_PROTOCOLS), buffer="count",
+                           telnet_rate="pos")),
+    _experiment("experiments.thesis.telnet_delay", xthesis.telnet_delay,
+                kinds=dict(protocols=_PROTOCOL_SET, buffer="count", telnet_rate="pos",
+                           warmup="nonneg", duration="pos", seed="int0"),
+                extra=_WARMUP_BAD),
+    _experiment("experiments.thesis.uniform_loss", xthesis.uniform_loss,
+                kinds=dict(protocols=_PROTOCOL_SET, losses=("set", OPEN_UNIT), seeds=_SEEDS,
+                           duration="pos", trace_loss=_LOSS, buffer="count")),
+    Case("experiments.thesis.packet_burst_channel", xthesis.packet_burst_channel,
+         dict(mean_burst=8.0, loss_ratio=0.01, packets=1000),
+         dict(mean_burst="pos", loss_ratio=OPEN_UNIT, packets="count", seed="int0"),
+         extra=(("mean_burst below one packet", dict(mean_burst=0.5), RAISE, "mean_burst"),
+                ("good run below one packet", dict(mean_burst=1.0, loss_ratio=0.9), RAISE,
+                 "loss_ratio"))),
+    _experiment("experiments.thesis.bursty_loss", xthesis.bursty_loss,
+                kinds=dict(protocols=_PROTOCOL_SET, seeds=_SEEDS, duration="pos",
+                           mean_burst="pos", loss_ratio=OPEN_UNIT, buffer="count",
+                           first="count", last="count",
+                           channel=("choice", ("packets", "time"))),
+                extra=(("last before first", dict(first=20, last=10), RAISE, "last"),)),
+    _experiment("experiments.thesis.geo_burst", xthesis.geo_burst,
+                kinds=dict(protocols=_PROTOCOL_SET, **_TIMES)),
+    _experiment("experiments.thesis.fig6_1", xthesis.fig6_1,
+                kinds=dict(protocols=("seq", ("choice", _SIM_PROTOCOLS)), starts=("seq", "nonneg"),
+                           buffer="count", loss=_LOSS, loss_link=("choice", ("R1R2", "S2R1"))),
+                none_ok=("loss",),
+                extra=(("starts not one per protocol", dict(starts=(0.0,)), RAISE, "starts"),)),
+    _experiment("experiments.thesis.mixed_reno", xthesis.mixed_reno,
+                kinds=dict(duration="pos", buffer="count", seeds=_SEEDS, loss=_LOSS,
+                           settle="nonneg", bin_width="pos")),
+    _experiment("experiments.thesis.run_all", xthesis.run_all,
+                kinds=dict(quick="bool", newreno="bool")),
+    _experiment("experiments.thesis.claims", xthesis.claims,
+                kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",),
+                extra=(("unknown experiment", dict(results={"nope": 1}), RAISE, "results"),)),
+    Case("experiments.thesis.published", xthesis.published, dict(claim_id=None),
+         dict(claim_id=("choice", tuple(xthesis.published()))), none_ok=("claim_id",)),
+]
+MODULE_EXEMPT += [(getattr(xthesis, n), _RESULT) for n in (
+    "ThesisRun", "BufferDimensionResult", "FixedBottleneckResult", "MovingBottleneckResult",
+    "TelnetResult", "LossSweepResult", "BurstyLossResult", "GeoBurstResult", "MixedRenoResult")]
+_NEEDS_A_RUN = ("method of a result record: its instance holds the traces of a packet run "
+                "(seconds of simulation to build); NOT probed by the harness")
+MODULE_EXEMPT += [(xthesis.ThesisRun.delivered_between, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.rate_between, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.rtt_min_excess, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.queue_after, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.window_after, _NEEDS_A_RUN),
+                  (xthesis.LossSweepResult.at, _NEEDS_A_RUN)]
+
+# --------------------------------------------------------------------------- experiments.primo
+from ctlcc.experiments import primo as xprimo  # noqa: E402
+from ctlcc.sim.senders import Primo as _PrimoSpec  # noqa: E402
+
+_PRIMO_PROTOCOLS = ("set", ("choice", _SIM_PROTOCOLS))
+_PRIMO_OBJ = ("obj", _PrimoSpec)
+_SCHEDULES = ("set", ("choice", ("together", "staggered")))
+_PRIMO_TIMES = dict(duration="pos", warmup="nonneg", interval="pos", seed="int0")
+MODULE_CASES += [
+    Case("experiments.primo.published", xprimo.published, dict(claim_id=None),
+         dict(claim_id=("choice", tuple(xprimo.published()))), none_ok=("claim_id",)),
+    Case("experiments.primo.fig1_top", xprimo.fig1_top,
+         dict(protocol="primo", parameter="delay", value=0.05, n=2, start=(0.0, 1.0)),
+         dict(protocol=("choice", _SIM_PROTOCOLS), parameter=("choice", tuple(xprimo.PAPER_GRIDS)),
+              value="pos", n="skip", start=("seq", "nonneg")), none_ok=("parameter", "value"),
+         extra=(("n above the flows' bound", dict(n=10**6, start=0.0), RAISE, "n"),
+                ("n a fraction", dict(n=2.5, start=0.0), RAISE, "n"),
+                ("n zero", dict(n=0, start=0.0), RAISE, "n"),
+                ("n a str", dict(n="2", start=0.0), RAISE, "n"),
+                ("queue a fraction", dict(parameter="queue", value=2.5), RAISE, "value"),
+                ("access_delay with one source", dict(parameter="access_delay", n=1, start=0.0), RAISE,
+                 "n"),
+                ("value without a parameter", dict(parameter=None), RAISE, "value")),
+         allow_inf=True),   # a flow's stop time is inf: it never stops
+    _experiment("experiments.primo.parameter_sweep", xprimo.parameter_sweep,
+                dict(parameter="delay"),
+                kinds=dict(parameter=("choice", tuple(xprimo.PAPER_GRIDS)), values=("set", "pos"),
+                           protocols=_PRIMO_PROTOCOLS, primo=_PRIMO_OBJ, **_PRIMO_TIMES),
+                none_ok=("values", "primo"), extra=_WARMUP_BAD),
+    _experiment("experiments.primo.many_sources", xprimo.many_sources,
+                kinds=dict(counts=("set", "count"), protocols=_PRIMO_PROTOCOLS,
+                           schedules=_SCHEDULES, stagger="pos", primo=_PRIMO_OBJ,
+                           **_PRIMO_TIMES),
+                none_ok=("primo",), extra=_WARMUP_BAD + (
+                    ("counts above the flows' bound", dict(counts=(10**6,)), RAISE, "counts"),)),
+    _experiment("experiments.primo.primo_collapse", xprimo.primo_collapse,
+                kinds=dict(n="count", stagger="nonneg", duration="pos", sample_interval="pos",
+                           seed="int0", sender=_PRIMO_OBJ), none_ok=("sender",)),
+    _experiment("experiments.primo.startup_diagnosis", xprimo.startup_diagnosis,
+                kinds=dict(counts=("set", "count"),
+                           readings=("set", ("choice", tuple(xprimo.READINGS))),
+                           schedules=_SCHEDULES, stagger="pos", **_PRIMO_TIMES),
+                none_ok=("readings",), extra=_WARMUP_BAD),
+    _experiment("experiments.primo.interval_sensitivity", xprimo.interval_sensitivity,
+                kinds=dict(parameter=("choice", tuple(xprimo.PAPER_GRIDS)), value="pos",
+                           protocols=_PRIMO_PROTOCOLS, intervals=("set", "pos"),
+                           duration="pos", warmup="nonneg", seed="int0"),
+                extra=_WARMUP_BAD),
+    _experiment("experiments.primo.primo_against_reno", xprimo.primo_against_reno,
+                kinds=dict(buffers=("set", "count"),
+                           orders=("set", ("choice", ("together", "primo_first", "reno_first"))),
+                           duration="pos", seed="int0", interval="pos", primo=_PRIMO_OBJ,
+                           against=("choice", _SIM_PROTOCOLS)), none_ok=("primo",)),
+    _experiment("experiments.primo.multi_congestion", xprimo.multi_congestion,
+                kinds=dict(protocols=_PRIMO_PROTOCOLS,
+                           schedule=("choice", ("together", "staggered")), stagger="nonneg",
+                           duration="pos", bin_width="pos", seed="int0", interval="pos",
+                           primo=_PRIMO_OBJ), none_ok=("primo",)),
+    Case("experiments.primo.interleaved_share", xprimo.interleaved_share, dict(factor=0.5),
+         dict(factor=OPEN_UNIT)),
+    _experiment("experiments.primo.run_all", xprimo.run_all, kinds=dict(quick="bool")),
+    _experiment("experiments.primo.claims", xprimo.claims,
+                kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",)),
+]
+MODULE_EXEMPT += [(getattr(xprimo, n), _RESULT) for n in (
+    "SweepResult", "ManySourcesResult", "CollapseResult", "StartupDiagnosis",
+    "IntervalSensitivity", "MixedResult", "MultiCongestionResult")]
+MODULE_EXEMPT += [(xprimo.SweepResult.mean, _NEEDS_A_RUN),
+                  (xprimo.StartupDiagnosis.value, _NEEDS_A_RUN)]
+
+# --------------------------------------------------------------------------- experiments.sttp
+from ctlcc.experiments import sttp as xsttp  # noqa: E402
+
+MODULE_CASES += [
+    Case("experiments.sttp.sender", xsttp.sender, dict(name="STTP 9:1"),
+         dict(name=("choice", xsttp.CONFIGS + xsttp.EXP1_PROTOCOLS))),
+    Case("experiments.sttp.published", xsttp.published, dict(claim_id=None),
+         dict(claim_id=("choice", tuple(xsttp.published()))), none_ok=("claim_id",)),
+    _experiment("experiments.sttp.table2", xsttp.table2,
+                kinds=dict(configs=("set", ("choice", xsttp.CONFIGS)), sources=("set", "count"),
+                           duration="pos", start_interval="nonneg", seed="int0",
+                           max_window="count"),
+                extra=(("a source count above 64", dict(sources=(65,)), RAISE, "sources"),
+                       ("max_window above the bound", dict(max_window=2**30), RAISE,
+                        "max_window"))),
+    _experiment("experiments.sttp.experiment1", xsttp.experiment1,
+                kinds=dict(counts=("set", "count"),
+                           protocols=("set", ("choice", xsttp.EXP1_PROTOCOLS)),
+                           duration="pos", start_interval="nonneg", seed="int0",
+                           max_window="count")),
+    _experiment("experiments.sttp.run_all", xsttp.run_all, kinds=dict(quick="bool")),
+    _experiment("experiments.sttp.claims", xsttp.claims,
+                kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",)),
+]
+MODULE_EXEMPT += [(getattr(xsttp, n), _RESULT) for n in (
+    "Table2Result", "Experiment1Result", "Table1Result")]
+MODULE_EXEMPT += [(xsttp.Table2Result.jain, _NEEDS_A_RUN),
+                  (xsttp.published_table2, "no arguments: the paper's Table II"),
+                  (xsttp.published_table3, "no arguments: the paper's Table III"),
+                  (xsttp.table1, "no arguments: Table I from the paper's parameters")]
+
+# --------------------------------------------------------------------------- experiments.cbraa
+from ctlcc.experiments import cbraa as xcbraa  # noqa: E402
+from ctlcc.sim.senders import Cbraa as _CbraaSpec  # noqa: E402
+
+_CBRAA_OBJ = ("obj", _CbraaSpec)
+MODULE_CASES += [
+    Case("experiments.cbraa.published", xcbraa.published, dict(quantity=None),
+         dict(quantity=("choice", tuple(xcbraa.published()))), none_ok=("quantity",)),
+    _experiment("experiments.cbraa.fig3", xcbraa.fig3,
+                kinds=dict(duration="pos", sender=_CBRAA_OBJ), none_ok=("sender",)),
+    _experiment("experiments.cbraa.fig4", xcbraa.fig4,
+                kinds=dict(duration="pos", arrival="nonneg", departures=("seq", "pos"),
+                           sender=_CBRAA_OBJ), none_ok=("sender",),
+                extra=(("one departure", dict(departures=(550.0,)), RAISE, "departures"),
+                       ("departure before arrival", dict(departures=(100.0, 560.0)), RAISE,
+                        "departures"))),
+    _experiment("experiments.cbraa.fig5", xcbraa.fig5,
+                kinds=dict(duration="pos", sender=_CBRAA_OBJ), none_ok=("sender",)),
+    _experiment("experiments.cbraa.fig6", xcbraa.fig6,
+                kinds=dict(duration="pos", bottleneck_delay="pos", sender=_CBRAA_OBJ),
+                none_ok=("sender",)),
+    _experiment("experiments.cbraa.run_all", xcbraa.run_all,
+                kinds=dict(quick="bool", sender=_CBRAA_OBJ), none_ok=("sender",)),
+    _experiment("experiments.cbraa.claims", xcbraa.claims,
+                kinds=dict(results=("obj", dict), quick="bool", alternative=("obj", dict)),
+                none_ok=("results", "alternative")),
+    _experiment("experiments.cbraa.readings", xcbraa.readings,
+                kinds=dict(betas=("set", PROB), quick="bool")),
+    _experiment("experiments.cbraa.main", xcbraa.main, dict(path=str(_TMP / "cbraa.csv")),
+                kinds=dict(path="skip", betas=("set", PROB)),
+                extra=(("path a float", dict(path=1.5), RAISE, "path"),
+                       ("path a folder", dict(path=str(_TMP)), RAISE, "path"),
+                       ("path empty", dict(path=""), RAISE, "path"))),
+]
+MODULE_EXEMPT += [(xcbraa.RateRun, _RESULT), (xcbraa.RateRun.mean, _NEEDS_A_RUN),
+                  (xcbraa.RateRun.cv, _NEEDS_A_RUN), (xcbraa.RateRun.reach_time, _NEEDS_A_RUN)]
+
+# --------------------------------------------------------------------------- experiments.iftp
+from ctlcc.experiments import iftp as xiftp  # noqa: E402
+
+_PACING = ("choice", ("figure1", "continuous"))
+MODULE_CASES += [
+    Case("experiments.iftp.published", xiftp.published, dict(claim_id=None),
+         dict(claim_id=("choice", tuple(xiftp.published()))), none_ok=("claim_id",)),
+    _experiment("experiments.iftp.udp_unfairness", xiftp.udp_unfairness,
+                kinds=dict(udp_rates=("set", "pos"), bottleneck_rate="pos", duration="pos",
+                           seeds=_SEEDS)),
+    _experiment("experiments.iftp.friendliness", xiftp.friendliness,
+                kinds=dict(duration="pos", seeds=_SEEDS, tau="skip", bottleneck_rate="pos",
+                           pacing=_PACING),
+                extra=(("tau unknown name", dict(tau="abc"), RAISE, "tau"),
+                       ("tau zero", dict(tau=0.0), RAISE, "tau"),
+                       ("tau nan", dict(tau=float("nan")), RAISE, "tau"),
+                       ("tau a list", dict(tau=[0.1]), RAISE, "tau"),
+                       ("tau a bool", dict(tau=True), RAISE, "tau"))),
+    _experiment("experiments.iftp.udp_losses", xiftp.udp_losses,
+                kinds=dict(udp_rates=("set", "pos"), duration="pos", seeds=_SEEDS,
+                           bottleneck_rate="pos", pacing=_PACING)),
+    _experiment("experiments.iftp.bandwidth_delay", xiftp.bandwidth_delay,
+                kinds=dict(bandwidths=("set", "pos"), delays=("set", "pos"), duration="pos",
+                           seeds=_SEEDS, pacing=_PACING)),
+    _experiment("experiments.iftp.run_all", xiftp.run_all, kinds=dict(quick="bool")),
+    _experiment("experiments.iftp.claims", xiftp.claims,
+                kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",)),
+]
+MODULE_EXEMPT += [(getattr(xiftp, n), _RESULT) for n in (
+    "UdpUnfairness", "Friendliness", "UdpLosses", "BandwidthDelay")]
+MODULE_EXEMPT += [(xiftp.published_tables, "no arguments: the paper's Tables II-IV")]
