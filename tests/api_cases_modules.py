@@ -1047,3 +1047,44 @@ MODULE_CASES += [
 MODULE_EXEMPT += [(getattr(xiftp, n), _RESULT) for n in (
     "UdpUnfairness", "Friendliness", "UdpLosses", "BandwidthDelay")]
 MODULE_EXEMPT += [(xiftp.published_tables, "no arguments: the paper's Tables II-IV")]
+
+# --------------------------------------------------------------------------- experiments.aqm
+from ctlcc.experiments import aqm as xaqm  # noqa: E402
+
+_AQM_T = np.arange(0.0, 100.0, 0.02)
+_AQM_Q = 5.0 + np.sin(2 * np.pi * _AQM_T / 4.0)
+_SERIES_BAD = (("time and queue of different lengths", dict(queue=_AQM_Q[:-1]), RAISE, "queue"),
+               ("time not increasing", dict(time=_AQM_T[::-1]), RAISE, "time"),
+               ("one sample", dict(time=_AQM_T[:1], queue=_AQM_Q[:1]), RAISE, "time"),
+               ("queue with nan", dict(queue=np.where(_AQM_T < 1, np.nan, _AQM_Q)), RAISE,
+                "queue"),
+               ("time a str", dict(time="abc"), RAISE, "time"),
+               ("queue None", dict(queue=None), RAISE, "queue"))
+MODULE_CASES += [
+    Case("experiments.aqm.hollot_network", xaqm.hollot_network, dict(queue="droptail"),
+         dict(queue="skip", n_flows="count", protocol=("choice", _SIM_PROTOCOLS)),
+         allow_inf=True,   # a flow's stop time is inf: it never stops
+         extra=(("queue unknown", dict(queue="fifo"), RAISE, "queue"),
+                ("queue a float", dict(queue=1.5), RAISE, "queue"),
+                ("queue None", dict(queue=None), RAISE, "queue"),
+                ("n_flows above the bound", dict(n_flows=10**6), RAISE, "n_flows"))),
+    Case("experiments.aqm.dominant_period", xaqm.dominant_period,
+         dict(time=_AQM_T, queue=_AQM_Q),
+         dict(time="skip", queue="skip", low="pos", high="pos"),
+         extra=_SERIES_BAD + (("low above high", dict(low=30.0, high=20.0), RAISE, "low"),
+                              ("band beyond the series", dict(low=1e3, high=2e3), RAISE,
+                               "high"))),
+    Case("experiments.aqm.spread", xaqm.spread, dict(time=_AQM_T, queue=_AQM_Q),
+         dict(time="skip", queue="skip", bin_width="pos"), extra=_SERIES_BAD),
+    _experiment("experiments.aqm.hollot_checks", xaqm.hollot_checks,
+                kinds=dict(seeds=_SEEDS, duration="pos",
+                           settings=("set", ("choice", tuple(xaqm.SETTINGS)))),
+                none_ok=("settings",),
+                extra=(("duration within the 30-s warm-up", dict(duration=20.0), RAISE,
+                        "duration"),)),
+    _experiment("experiments.aqm.behind_aqm", xaqm.behind_aqm,
+                kinds=dict(per_protocol="count", protocols=_PROTOCOL_SET, seeds=_SEEDS,
+                           duration="pos", ecn="bool")),
+]
+MODULE_EXEMPT += [(xaqm.AqmCheck, _RESULT), (xaqm.BehindAqm, _RESULT),
+                  (xaqm.default_checks, "no arguments: hollot_checks with its defaults")]

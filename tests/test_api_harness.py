@@ -41,7 +41,7 @@ PUBLIC_MODULES = (
     "ctlcc.sim.ns3", "ctlcc.cli",
     # the experiments (validation only: the engine is a sentinel), the site, the criteria
     "ctlcc.experiments.thesis", "ctlcc.experiments.primo", "ctlcc.experiments.sttp",
-    "ctlcc.experiments.cbraa", "ctlcc.experiments.iftp",
+    "ctlcc.experiments.cbraa", "ctlcc.experiments.iftp", "ctlcc.experiments.aqm",
 )
 
 
