@@ -1088,3 +1088,103 @@ MODULE_CASES += [
 ]
 MODULE_EXEMPT += [(xaqm.AqmCheck, _RESULT), (xaqm.BehindAqm, _RESULT),
                   (xaqm.default_checks, "no arguments: hollot_checks with its defaults")]
+
+# --------------------------------------------------------------------------- experiments.thesis_typed_claims
+from ctlcc.experiments import thesis_typed_claims as xtyped  # noqa: E402
+
+_TT = np.arange(0.0, 10.0, 0.5)
+_SERIES_BAD_W = (("time and window of different lengths", dict(window=_TT[:-1] + 1), RAISE,
+                  "window"),
+                 ("time decreasing", dict(time=_TT[::-1]), RAISE, "time"),
+                 ("window with nan", dict(window=np.where(_TT < 1, np.nan, _TT)), RAISE,
+                  "window"),
+                 ("time a str", dict(time="abc"), RAISE, "time"),
+                 ("window None", dict(window=None), RAISE, "window"))
+MODULE_CASES += [
+    Case("experiments.thesis_typed_claims.overflow_windows", xtyped.overflow_windows,
+         dict(time=_TT, window=_TT + 1, overflow_times=np.array([2.0, 2.1, 6.0])),
+         dict(time="skip", window="skip", overflow_times="skip", after="nonneg", gap="pos"),
+         extra=_SERIES_BAD_W + (
+             ("overflow_times with nan", dict(overflow_times=np.array([np.nan])), RAISE,
+              "overflow_times"),
+             ("overflow_times a str", dict(overflow_times="abc"), RAISE, "overflow_times"),
+             ("overflow_times 2-D", dict(overflow_times=np.ones((2, 2))), RAISE,
+              "overflow_times"))),
+    Case("experiments.thesis_typed_claims.stalls", xtyped.stalls,
+         dict(time=_TT, delivered=np.minimum(_TT, 3.0), t0=0.0, t1=9.5),
+         dict(time="skip", delivered="skip", t0="real", t1="real", gap="pos"),
+         extra=(("t1 before t0", dict(t0=5.0, t1=1.0), RAISE, "t1"),
+                ("time and delivered of different lengths", dict(delivered=_TT[:-1]), RAISE,
+                 "delivered"),
+                ("delivered with nan", dict(delivered=np.where(_TT < 1, np.nan, _TT)), RAISE,
+                 "delivered"),
+                ("time decreasing", dict(time=_TT[::-1]), RAISE, "time"))),
+    _experiment("experiments.thesis_typed_claims.insufficient_buffer_overflow_window",
+                xtyped.insufficient_buffer_overflow_window,
+                kinds=dict(duration="pos", after="nonneg"),
+                extra=(("after at the end", dict(duration=5.0, after=5.0), RAISE, "after"),)),
+    _experiment("experiments.thesis_typed_claims.bursty_single_run_values",
+                xtyped.bursty_single_run_values,
+                kinds=dict(seeds=_SEEDS, duration="pos", mean_burst="pos",
+                           loss_ratio=OPEN_UNIT, first="count", last="count"),
+                extra=(("one seed", dict(seeds=(0,)), RAISE, "seeds"),
+                       ("last before first", dict(first=20, last=10), RAISE, "last"))),
+]
+
+# --------------------------------------------------------------------------- experiments.thesis_testbed
+from ctlcc.experiments import thesis_testbed as xbed  # noqa: E402
+
+_BED = xbed.build_testbed()
+MODULE_CASES += [
+    Case("experiments.thesis_testbed.serial_time", xbed.serial_time,
+         dict(size_bytes=152, serial_rate=115.2e3), dict(size_bytes="count", serial_rate="pos"),
+         extra=(("size_bytes above a packet", dict(size_bytes=10**18), RAISE, "size_bytes"),)),
+    Case("experiments.thesis_testbed.ideal_rtt", xbed.ideal_rtt,
+         dict(serial_rate=38.4e3, serial_delay=0.08),
+         dict(serial_rate="pos", serial_delay="nonneg", queued="int0")),
+    Case("experiments.thesis_testbed.build_testbed", xbed.build_testbed, {},
+         dict(serial_rate="pos", serial_delay="nonneg", loss=_LOSS,
+              protocol=("choice", _SIM_PROTOCOLS), flows="skip",
+              second_start="nonneg", buffer="count", min_rto="pos"), allow_inf=True,
+         extra=(("flows three", dict(flows=3), RAISE, "flows"),
+                ("flows a str", dict(flows="2"), RAISE, "flows"),
+                ("flows a float", dict(flows=1.5), RAISE, "flows"),
+                ("flows a bool", dict(flows=True), RAISE, "flows"),
+                ("flows None", dict(flows=None), RAISE, "flows"))),
+    _experiment("experiments.thesis_testbed.transfer_times", xbed.transfer_times,
+                dict(scenario=_BED, duration=10.0),
+                kinds=dict(scenario=("obj", type(_BED)), duration="pos", seed="int0",
+                           transfer_bytes="count", sample_interval="pos")),
+    _experiment("experiments.thesis_testbed.lossless_transfer", xbed.lossless_transfer,
+                dict(protocol="reno", serial_rate=38.4e3, serial_delay=0.08),
+                kinds=dict(protocol=("choice", _SIM_PROTOCOLS), serial_rate="pos",
+                           serial_delay="nonneg", buffer="count", duration="pos"),
+                none_ok=("duration",)),
+    _experiment("experiments.thesis_testbed.two_connections", xbed.two_connections,
+                dict(protocol="reno"),
+                kinds=dict(protocol=("choice", _SIM_PROTOCOLS), serial_rate="pos",
+                           serial_delay="nonneg", second_start="nonneg", buffer="count",
+                           duration="pos"),
+                extra=(("second_start after the run", dict(second_start=500.0), RAISE,
+                        "second_start"),)),
+    _experiment("experiments.thesis_testbed.lossy_transfer", xbed.lossy_transfer,
+                dict(protocol="reno", serial_delay=0.08, loss=0.01),
+                kinds=dict(protocol=("choice", _SIM_PROTOCOLS), serial_delay="nonneg",
+                           loss=_LOSS, seeds=_SEEDS, serial_rate="pos", buffer="count",
+                           duration="pos"),
+                extra=(("one seed", dict(seeds=(0,)), RAISE, "seeds"),)),
+    Case("experiments.thesis_testbed.lcg_sequence", xbed.lcg_sequence, dict(n=1000),
+         dict(n="count", a="int0", c="int0", m="skip", x0="int0", block="count"),
+         extra=(("m below 2", dict(m=1), RAISE, "m"), ("m above 2**31 - 1", dict(m=2**40), RAISE, "m"),
+                ("m a str", dict(m="abc"), RAISE, "m"), ("m nan", dict(m=float("nan")), RAISE, "m"),
+                ("a >= m", dict(a=2**31), RAISE, "a"))),
+    Case("experiments.thesis_testbed.lcg_moments", xbed.lcg_moments, dict(n=1000),
+         dict(n="count", a="int0", c="int0", m="skip", x0="int0"),
+         extra=(("m below 2", dict(m=1), RAISE, "m"), ("m a str", dict(m="abc"), RAISE, "m"))),
+    Case("experiments.thesis_testbed.lcg_period", xbed.lcg_period, dict(a=3, m=7),
+         dict(a="count", m="skip"),
+         extra=(("m not prime", dict(m=8), RAISE, "m"), ("m a str", dict(m="abc"), RAISE, "m"),
+                ("m None", dict(m=None), RAISE, "m"), ("m above 2**31 - 1", dict(m=2**61 - 1),
+                                                        RAISE, "m"))),
+]
+MODULE_EXEMPT += [(xbed.TransferRun, _RESULT)]

@@ -253,6 +253,36 @@ def distinct_of(check):
     return lambda name, value: _distinct(name, check_sequence(name, value, check))
 
 
+def series(time_name, time, value_name, value, min_samples=1):
+    """A sampled series: finite 1-D *time*, non-decreasing, and one finite *value* per sample."""
+    t = check_finite(time_name, time)
+    x = check_finite(value_name, value)
+    if t.ndim != 1 or t.size < min_samples:
+        raise ParameterError(f"{time_name} must be a 1-D array of at least {min_samples} "
+                             f"sample(s), got shape {t.shape}")
+    if x.shape != t.shape:
+        raise ParameterError(f"{value_name} must have one value per {time_name} sample "
+                             f"({t.size}), got shape {x.shape}")
+    if np.any(np.diff(t) < 0):
+        raise ParameterError(f"{time_name} must not decrease, got a step < 0 at index "
+                             f"{int(np.argmax(np.diff(t) < 0))}")
+    return t, x
+
+
+def nonnegative_int(name, value):
+    """An integer >= 0 (no float, no bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
+            or value < 0:
+        raise ParameterError(f"{name} must be an integer >= 0, got {_short(value)}")
+    return value
+
+
+def scenario(name, value):
+    from ..sim.scenarios import Scenario
+
+    return check_instance(name, value, Scenario)
+
+
 def flag(name, value):
     return check_bool(name, value)
 
@@ -283,6 +313,8 @@ CHECKS = {
     "interval": positive, "sample_interval": positive, "stagger": nonnegative,
     "counts": counts, "n": count, "intervals": positives, "values": optional_positives,
     "start": time_or_times, "value": optional(positive),
+    "serial_rate": positive, "serial_delay": nonnegative, "second_start": nonnegative,
+    "min_rto": positive, "transfer_bytes": packet_index,
     "quick": flag, "newreno": flag, "results": results,
 }
 
@@ -320,6 +352,14 @@ def checked(*skip, hashable=False, **extra):
                     not values["warmup"] < values["duration"]:
                 raise ParameterError(f"warmup must be in [0, duration={values['duration']!r}),"
                                      f" got {values['warmup']!r}")
+            if "first" in names and "last" in names and not values["last"] > values["first"]:
+                raise ParameterError(f"last must be > first, got first={values['first']!r}, "
+                                     f"last={values['last']!r}")
+            if "second_start" in names and "duration" in names and \
+                    values["duration"] is not None and \
+                    not values["second_start"] < values["duration"]:
+                raise ParameterError(f"second_start must be < duration="
+                                     f"{values['duration']!r}, got {values['second_start']!r}")
             if hashable:
                 args = tuple(tuple(a) if isinstance(a, list) else a for a in args)
                 kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in kwargs.items()}
