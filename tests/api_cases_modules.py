@@ -1188,3 +1188,46 @@ MODULE_CASES += [
                                                         RAISE, "m"))),
 ]
 MODULE_EXEMPT += [(xbed.TransferRun, _RESULT)]
+
+# --------------------------------------------------------------------------- sim.criteria.five_criteria
+from ctlcc.sim import criteria as scriteria  # noqa: E402
+
+_CT = np.arange(11.0)
+_CUM = np.outer(_CT, [10.0, 30.0])
+MODULE_CASES += [
+    Case("sim.criteria.five_criteria", scriteria.five_criteria,
+         dict(time=_CT, sent=_CUM, delivered=_CUM, sent_total=[100.0, 300.0],
+              lost_total=[0.0, 0.0], capacity=50.0),
+         dict(time="skip", sent="skip", delivered="skip", sent_total="skip", lost_total="skip",
+              capacity="pos", warmup="nonneg", interval="pos", starts="skip", stops="skip",
+              crossing="skip"),
+         none_ok=("interval",),
+         extra=(("time with nan", dict(time=np.where(_CT < 1, np.nan, _CT)), RAISE, "time"),
+                ("time a str", dict(time="abc"), RAISE, "time"),
+                ("sent with nan", dict(sent=np.where(_CUM > 50, np.nan, _CUM)), RAISE, "sent"),
+                ("sent None", dict(sent=None), RAISE, "sent"),
+                ("delivered with inf", dict(delivered=np.where(_CUM > 50, np.inf, _CUM)), RAISE,
+                 "delivered"),
+                ("delivered a str", dict(delivered="abc"), RAISE, "delivered"),
+                ("sent_total one flow short", dict(sent_total=[100.0]), RAISE, "sent_total"),
+                ("sent_total nan", dict(sent_total=[np.nan, 300.0]), RAISE, "sent_total"),
+                ("lost_total negative", dict(lost_total=[-1.0, 0.0]), RAISE, "lost_total"),
+                ("lost_total a str", dict(lost_total="abc"), RAISE, "lost_total"),
+                ("warmup past the end", dict(warmup=20.0), RAISE, "warmup"),
+                ("starts one flow short", dict(starts=[0.0]), RAISE, "starts"),
+                ("starts nan", dict(starts=[np.nan, 0.0]), RAISE, "starts"),
+                ("starts a str", dict(starts="abc"), RAISE, "starts"),
+                ("stops before starts", dict(starts=[5.0, 5.0], stops=[1.0, 1.0]), RAISE,
+                 "stops"),
+                ("stops nan", dict(stops=[np.nan, 10.0]), RAISE, "stops"),
+                ("crossing a str", dict(crossing="abc"), RAISE, "crossing"),
+                ("crossing one flow short", dict(crossing=[True]), RAISE, "crossing"),
+                ("crossing floats", dict(crossing=[0.5, 1.0]), RAISE, "crossing"))),
+]
+MODULE_EXEMPT += [
+    (scriteria.PrimoCriteria, _RESULT + " (five_criteria builds it)"),
+    (scriteria.UnknownCriterionError, "exception class (a KeyError naming the criteria)"),
+    (scriteria.primo_criteria, "takes a packet run's result (seconds of simulation to build): "
+                               "its arguments pass to five_criteria, probed above; NOT probed "
+                               "itself"),
+]
