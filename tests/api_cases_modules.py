@@ -1231,3 +1231,29 @@ MODULE_EXEMPT += [
                                "its arguments pass to five_criteria, probed above; NOT probed "
                                "itself"),
 ]
+
+# --------------------------------------------------------------------------- sim.stpd_readings
+from ctlcc.sim import stpd_readings as sreadings  # noqa: E402
+
+_A_READING = {k: v[0] for k, v in sreadings.READINGS.items()}
+MODULE_CASES += [
+    Case("sim.stpd_readings.reading_spec", sreadings.reading_spec, dict(gains="fuzzy"),
+         dict(gains=("choice", tuple(sreadings.GAIN_CHOICES)))),
+    _experiment("sim.stpd_readings.fig4_8", sreadings.fig4_8,
+                dict(sender="stpd", loss=0.01, seeds=(0, 1), duration=10.0),
+                kinds=dict(sender=("obj", str), loss=_LOSS, seeds=_SEEDS, duration="pos"),
+                none_ok=("loss",)),
+    _experiment("sim.stpd_readings.geo", sreadings.geo, dict(sender="stpd"),
+                kinds=dict(sender=("obj", str))),
+    _experiment("sim.stpd_readings.evaluate", sreadings.evaluate,
+                dict(readings=[_A_READING]),
+                kinds=dict(seeds=_SEEDS, duration="pos", readings=("seq", ("obj", dict))),
+                none_ok=("readings",),
+                extra=(("one seed", dict(seeds=(0,)), RAISE, "seeds"),
+                       ("a reading with an unknown value",
+                        dict(readings=[{**_A_READING, "update": "never"}]), RAISE, "readings"),
+                       ("a reading missing a key",
+                        dict(readings=[{"gains": "fuzzy"}]), RAISE, "readings"))),
+]
+MODULE_EXEMPT += [(sreadings.main, "command-line entry (argparse: a bad flag exits 2 with its "
+                                   "usage); its values go to evaluate, probed above")]
