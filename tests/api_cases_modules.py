@@ -1257,3 +1257,40 @@ MODULE_CASES += [
 ]
 MODULE_EXEMPT += [(sreadings.main, "command-line entry (argparse: a bad flag exits 2 with its "
                                    "usage); its values go to evaluate, probed above")]
+
+# --------------------------------------------------------------------------- site
+from ctlcc import site as csite  # noqa: E402
+
+_SITE_DIR = _TMP / "site"
+_SITE_DIR.mkdir(exist_ok=True)
+_OPTIONS = {"formats": ["png"], "dpi": 60, "style": "paper"}
+_PROVENANCE = dict.fromkeys(csite._PROVENANCE, "x")
+_OPTIONS_BAD = (("options a list", dict(options=[1]), RAISE, "options"),
+                ("options unknown key", dict(options={"colour": 1}), RAISE, "options"),
+                ("formats unknown", dict(options={"formats": ["gif"]}), RAISE, "formats"),
+                ("formats a str", dict(options={"formats": "png"}), RAISE, "formats"),
+                ("dpi 5", dict(options={"dpi": 5}), RAISE, "dpi"),
+                ("dpi a str", dict(options={"dpi": "150"}), RAISE, "dpi"),
+                ("style unknown", dict(options={"style": "poster"}), RAISE, "style"),
+                ("out a float", dict(out=1.5), RAISE, "out"),
+                ("out missing", dict(out=str(_TMP / "no-such-folder")), RAISE, "out"),
+                ("out a file", dict(out=str(_A_FILE)), RAISE, "out"),
+                ("ledger a dict", dict(ledger={}), RAISE, "ledger"),
+                ("ledger None", dict(ledger=None), RAISE, "ledger"))
+MODULE_CASES += [
+    Case("site.write_site", csite.write_site,
+         dict(out=str(_SITE_DIR), sections=(), ledger=_LEDGER, provenance=_PROVENANCE,
+              options=_OPTIONS),
+         dict(out="skip", sections="skip", ledger="skip", provenance=("obj", dict),
+              options="skip"),
+         run_base=False,   # renders every page (seconds): the refusals only
+         extra=_OPTIONS_BAD + (("sections a str", dict(sections="abc"), RAISE, "sections"),
+                               ("sections of floats", dict(sections=[1.5]), RAISE, "sections"),
+                               ("sections None", dict(sections=None), RAISE, "sections"))),
+    Case("site.evidence_links", csite.evidence_links,
+         dict(evidence="fig_a; ctlcc.bounds.pftk_rate", items={}),
+         dict(evidence=("obj", str), items=("obj", dict))),
+    Case("site.summary_figure", csite.summary_figure,
+         dict(out=str(_SITE_DIR), ledger=_LEDGER, options=_OPTIONS),
+         dict(out="skip", ledger="skip", options="skip"), extra=_OPTIONS_BAD),
+]

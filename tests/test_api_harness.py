@@ -43,7 +43,7 @@ PUBLIC_MODULES = (
     "ctlcc.experiments.thesis", "ctlcc.experiments.primo", "ctlcc.experiments.sttp",
     "ctlcc.experiments.cbraa", "ctlcc.experiments.iftp", "ctlcc.experiments.aqm",
     "ctlcc.experiments.thesis_typed_claims", "ctlcc.experiments.thesis_testbed",
-    "ctlcc.sim.criteria", "ctlcc.sim.stpd_readings",
+    "ctlcc.sim.criteria", "ctlcc.sim.stpd_readings", "ctlcc.site",
 )
 
 
