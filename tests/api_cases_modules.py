@@ -898,8 +898,8 @@ MODULE_CASES += [
                 ("n zero", dict(n=0, start=0.0), RAISE, "n"),
                 ("n a str", dict(n="2", start=0.0), RAISE, "n"),
                 ("queue a fraction", dict(parameter="queue", value=2.5), RAISE, "value"),
-                ("access_delay with one source", dict(parameter="access_delay", n=1, start=0.0), RAISE,
-                 "n"),
+                ("access_delay with one source",
+                 dict(parameter="access_delay", n=1, start=0.0), RAISE, "n"),
                 ("value without a parameter", dict(parameter=None), RAISE, "value")),
          allow_inf=True),   # a flow's stop time is inf: it never stops
     _experiment("experiments.primo.parameter_sweep", xprimo.parameter_sweep,
@@ -1089,7 +1089,7 @@ MODULE_CASES += [
 MODULE_EXEMPT += [(xaqm.AqmCheck, _RESULT), (xaqm.BehindAqm, _RESULT),
                   (xaqm.default_checks, "no arguments: hollot_checks with its defaults")]
 
-# --------------------------------------------------------------------------- experiments.thesis_typed_claims
+# ----------------------------------------------------------------- experiments.thesis_typed_claims
 from ctlcc.experiments import thesis_typed_claims as xtyped  # noqa: E402
 
 _TT = np.arange(0.0, 10.0, 0.5)
@@ -1131,7 +1131,7 @@ MODULE_CASES += [
                        ("last before first", dict(first=20, last=10), RAISE, "last"))),
 ]
 
-# --------------------------------------------------------------------------- experiments.thesis_testbed
+# ----------------------------------------------------------------- experiments.thesis_testbed
 from ctlcc.experiments import thesis_testbed as xbed  # noqa: E402
 
 _BED = xbed.build_testbed()
@@ -1175,7 +1175,8 @@ MODULE_CASES += [
                 extra=(("one seed", dict(seeds=(0,)), RAISE, "seeds"),)),
     Case("experiments.thesis_testbed.lcg_sequence", xbed.lcg_sequence, dict(n=1000),
          dict(n="count", a="int0", c="int0", m="skip", x0="int0", block="count"),
-         extra=(("m below 2", dict(m=1), RAISE, "m"), ("m above 2**31 - 1", dict(m=2**40), RAISE, "m"),
+         extra=(("m below 2", dict(m=1), RAISE, "m"),
+                ("m above 2**31 - 1", dict(m=2**40), RAISE, "m"),
                 ("m a str", dict(m="abc"), RAISE, "m"), ("m nan", dict(m=float("nan")), RAISE, "m"),
                 ("a >= m", dict(a=2**31), RAISE, "a"))),
     Case("experiments.thesis_testbed.lcg_moments", xbed.lcg_moments, dict(n=1000),
@@ -1189,7 +1190,7 @@ MODULE_CASES += [
 ]
 MODULE_EXEMPT += [(xbed.TransferRun, _RESULT)]
 
-# --------------------------------------------------------------------------- sim.criteria.five_criteria
+# --------------------------------------------------------------------------- sim.criteria
 from ctlcc.sim import criteria as scriteria  # noqa: E402
 
 _CT = np.arange(11.0)

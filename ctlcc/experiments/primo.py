@@ -519,7 +519,8 @@ def published(claim_id=None):
     return read_published(PUBLISHED_FILE, claim_id)
 
 
-@checked(protocol=_args.protocol_per_flow, parameter=_args.optional(_args.choice(tuple(PAPER_GRIDS))))
+@checked(protocol=_args.protocol_per_flow,
+         parameter=_args.optional(_args.choice(tuple(PAPER_GRIDS))))
 def fig1_top(protocol="primo", parameter=None, value=None, n=2, start=0.0):
     """Fig. 1-top with one §IV-B parameter changed.
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_finite, check_nonnegative, check_positive
+from .._validation import _as_float, check_finite, check_nonnegative, check_positive
 from ..errors import ParameterError
 
 __all__ = ["CRITERIA", "UnknownCriterionError", "PrimoCriteria", "five_criteria",
@@ -239,7 +239,8 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
                              f"ends at {end:g} s): shorten the warm-up or run longer; got "
                              f"warmup={warmup:g} s")
     starts = np.zeros(n) if starts is None else _per_flow("starts", starts, n)
-    stops = np.full(n, end) if stops is None else np.minimum(_per_flow("stops", stops, n, allow_inf=True), end)
+    stops = np.full(n, end) if stops is None else \
+        np.minimum(_per_flow("stops", stops, n, allow_inf=True), end)
     if np.any(stops <= starts):
         raise ParameterError(f"stops must be after starts for every flow, got starts="
                              f"{starts.tolist()} and stops={stops.tolist()}")
@@ -354,9 +355,11 @@ def _stability(cv):
 
 
 def _per_flow(name, value, n, allow_inf=False):
-    if allow_inf:   # stops: +inf is a flow that never stops
-        arr = check_finite(name, np.where(np.asarray(value, dtype=object) == np.inf, 0.0, value))
-        arr = np.asarray(value, dtype=float)
+    if allow_inf:   # stops: +inf is a flow that never stops; NaN and -inf are refused
+        arr = _as_float(name, value)
+        if np.any(np.isnan(arr) | (arr == -np.inf)):
+            raise ParameterError(f"{name} must hold real numbers or +inf (never stops), got "
+                                 f"{arr.tolist()}")
     else:
         arr = check_finite(name, value)
     if arr.shape != (n,):
