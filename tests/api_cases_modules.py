@@ -777,3 +777,521 @@ MODULE_EXEMPT += [
                "tests/test_cli_errors.py (exit status 2, one error line, no traceback)"),
     (cli.build_parser, "no arguments: the argparse parser that main uses"),
 ]
+
+# --------------------------------------------------------------------------- experiments (shared)
+# An experiment simulates for seconds to minutes: its cases probe only the validation, with the
+# packet engine and the fluid integrator replaced by a sentinel, so an argument that passes the
+# checks shows as "ran" (accepted silently when it should have been refused).
+from ctlcc.sim import engine as _engine, fluid as _fluid  # noqa: E402
+from ctlcc.sim.senders import PROTOCOLS as _SIM_PROTOCOLS  # noqa: E402
+
+
+def _no_simulation(func):
+    def call(**kwargs):
+        def ran(*args, **kw):
+            raise _Ran()
+        real = _engine._Simulation, _fluid._integrate
+        _engine._Simulation = _fluid._integrate = ran
+        try:
+            return func(**kwargs)
+        except _Ran:
+            return "ran: the arguments passed validation"
+        finally:
+            _engine._Simulation, _fluid._integrate = real
+    call.__name__ = func.__name__
+    return call
+
+
+def _experiment(name, func, base=None, **kw):
+    """A case of an experiment: validation only (run_base=False), the engine a sentinel."""
+    return Case(name, _no_simulation(func), dict(base or {}), covers=(func,), run_base=False,
+                **kw)
+
+
+_PROTOCOL_SET = ("set", ("choice", _SIM_PROTOCOLS))
+_SEEDS = ("set", "int0")
+_LOSS = ("interval", 0.0, 1.0, "left")   # a loss probability in [0, 1)
+_TIMES = dict(duration="pos", seed="int0", bin_width="pos")
+
+# --------------------------------------------------------------------------- experiments.thesis
+from ctlcc.experiments import thesis as xthesis  # noqa: E402
+
+_WARMUP_BAD = (("warmup at duration", dict(duration=5.0, warmup=5.0), RAISE, "warmup"),)
+MODULE_CASES += [
+    _experiment("experiments.thesis.buffer_dimension", xthesis.buffer_dimension,
+                kinds=dict(protocols=_PROTOCOL_SET, buffers=("seq", "count"), warmup="nonneg",
+                           **_TIMES), extra=_WARMUP_BAD),
+    _experiment("experiments.thesis.fixed_bottleneck", xthesis.fixed_bottleneck,
+                kinds=dict(protocols=_PROTOCOL_SET, buffer="count", settle="nonneg",
+                           band=OPEN_UNIT, window="pos", **_TIMES)),
+    _experiment("experiments.thesis.moving_bottleneck", xthesis.moving_bottleneck,
+                kinds=dict(protocols=_PROTOCOL_SET, settle="nonneg", **_TIMES)),
+    _experiment("experiments.thesis.fig3_21", xthesis.fig3_21,
+                kinds=dict(protocol=("choice", _SIM_PROTOCOLS), buffer="count",
+                           telnet_rate="pos")),
+    _experiment("experiments.thesis.telnet_delay", xthesis.telnet_delay,
+                kinds=dict(protocols=_PROTOCOL_SET, buffer="count", telnet_rate="pos",
+                           warmup="nonneg", duration="pos", seed="int0"),
+                extra=_WARMUP_BAD),
+    _experiment("experiments.thesis.uniform_loss", xthesis.uniform_loss,
+                kinds=dict(protocols=_PROTOCOL_SET, losses=("set", OPEN_UNIT), seeds=_SEEDS,
+                           duration="pos", trace_loss=_LOSS, buffer="count")),
+    Case("experiments.thesis.packet_burst_channel", xthesis.packet_burst_channel,
+         dict(mean_burst=8.0, loss_ratio=0.01, packets=1000),
+         dict(mean_burst="pos", loss_ratio=OPEN_UNIT, packets="count", seed="int0"),
+         extra=(("mean_burst below one packet", dict(mean_burst=0.5), RAISE, "mean_burst"),
+                ("good run below one packet", dict(mean_burst=1.0, loss_ratio=0.9), RAISE,
+                 "loss_ratio"))),
+    _experiment("experiments.thesis.bursty_loss", xthesis.bursty_loss,
+                kinds=dict(protocols=_PROTOCOL_SET, seeds=_SEEDS, duration="pos",
+                           mean_burst="pos", loss_ratio=OPEN_UNIT, buffer="count",
+                           first="count", last="count",
+                           channel=("choice", ("packets", "time"))),
+                extra=(("last before first", dict(first=20, last=10), RAISE, "last"),)),
+    _experiment("experiments.thesis.geo_burst", xthesis.geo_burst,
+                kinds=dict(protocols=_PROTOCOL_SET, **_TIMES)),
+    _experiment("experiments.thesis.fig6_1", xthesis.fig6_1,
+                kinds=dict(protocols=("seq", ("choice", _SIM_PROTOCOLS)), starts=("seq", "nonneg"),
+                           buffer="count", loss=_LOSS, loss_link=("choice", ("R1R2", "S2R1"))),
+                none_ok=("loss",),
+                extra=(("starts not one per protocol", dict(starts=(0.0,)), RAISE, "starts"),)),
+    _experiment("experiments.thesis.mixed_reno", xthesis.mixed_reno,
+                kinds=dict(duration="pos", buffer="count", seeds=_SEEDS, loss=_LOSS,
+                           settle="nonneg", bin_width="pos")),
+    _experiment("experiments.thesis.run_all", xthesis.run_all,
+                kinds=dict(quick="bool", newreno="bool")),
+    _experiment("experiments.thesis.claims", xthesis.claims,
+                kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",),
+                extra=(("unknown experiment", dict(results={"nope": 1}), RAISE, "results"),)),
+    Case("experiments.thesis.published", xthesis.published, dict(claim_id=None),
+         dict(claim_id=("choice", tuple(xthesis.published()))), none_ok=("claim_id",)),
+]
+MODULE_EXEMPT += [(getattr(xthesis, n), _RESULT) for n in (
+    "ThesisRun", "BufferDimensionResult", "FixedBottleneckResult", "MovingBottleneckResult",
+    "TelnetResult", "LossSweepResult", "BurstyLossResult", "GeoBurstResult", "MixedRenoResult")]
+_NEEDS_A_RUN = ("method of a result record: its instance holds the traces of a packet run "
+                "(seconds of simulation to build); NOT probed by the harness")
+MODULE_EXEMPT += [(xthesis.ThesisRun.delivered_between, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.rate_between, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.rtt_min_excess, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.queue_after, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.window_after, _NEEDS_A_RUN),
+                  (xthesis.LossSweepResult.at, _NEEDS_A_RUN)]
+
+# --------------------------------------------------------------------------- experiments.primo
+from ctlcc.experiments import primo as xprimo  # noqa: E402
+from ctlcc.sim.senders import Primo as _PrimoSpec  # noqa: E402
+
+_PRIMO_PROTOCOLS = ("set", ("choice", _SIM_PROTOCOLS))
+_PRIMO_OBJ = ("obj", _PrimoSpec)
+_SCHEDULES = ("set", ("choice", ("together", "staggered")))
+_PRIMO_TIMES = dict(duration="pos", warmup="nonneg", interval="pos", seed="int0")
+MODULE_CASES += [
+    Case("experiments.primo.published", xprimo.published, dict(claim_id=None),
+         dict(claim_id=("choice", tuple(xprimo.published()))), none_ok=("claim_id",)),
+    Case("experiments.primo.fig1_top", xprimo.fig1_top,
+         dict(protocol="primo", parameter="delay", value=0.05, n=2, start=(0.0, 1.0)),
+         dict(protocol=("choice", _SIM_PROTOCOLS), parameter=("choice", tuple(xprimo.PAPER_GRIDS)),
+              value="pos", n="skip", start=("seq", "nonneg")), none_ok=("parameter", "value"),
+         extra=(("n above the flows' bound", dict(n=10**6, start=0.0), RAISE, "n"),
+                ("n a fraction", dict(n=2.5, start=0.0), RAISE, "n"),
+                ("n zero", dict(n=0, start=0.0), RAISE, "n"),
+                ("n a str", dict(n="2", start=0.0), RAISE, "n"),
+                ("queue a fraction", dict(parameter="queue", value=2.5), RAISE, "value"),
+                ("access_delay with one source",
+                 dict(parameter="access_delay", n=1, start=0.0), RAISE, "n"),
+                ("value without a parameter", dict(parameter=None), RAISE, "value")),
+         allow_inf=True),   # a flow's stop time is inf: it never stops
+    _experiment("experiments.primo.parameter_sweep", xprimo.parameter_sweep,
+                dict(parameter="delay"),
+                kinds=dict(parameter=("choice", tuple(xprimo.PAPER_GRIDS)), values=("set", "pos"),
+                           protocols=_PRIMO_PROTOCOLS, primo=_PRIMO_OBJ, **_PRIMO_TIMES),
+                none_ok=("values", "primo"), extra=_WARMUP_BAD),
+    _experiment("experiments.primo.many_sources", xprimo.many_sources,
+                kinds=dict(counts=("set", "count"), protocols=_PRIMO_PROTOCOLS,
+                           schedules=_SCHEDULES, stagger="pos", primo=_PRIMO_OBJ,
+                           **_PRIMO_TIMES),
+                none_ok=("primo",), extra=_WARMUP_BAD + (
+                    ("counts above the flows' bound", dict(counts=(10**6,)), RAISE, "counts"),)),
+    _experiment("experiments.primo.primo_collapse", xprimo.primo_collapse,
+                kinds=dict(n="count", stagger="nonneg", duration="pos", sample_interval="pos",
+                           seed="int0", sender=_PRIMO_OBJ), none_ok=("sender",)),
+    _experiment("experiments.primo.startup_diagnosis", xprimo.startup_diagnosis,
+                kinds=dict(counts=("set", "count"),
+                           readings=("set", ("choice", tuple(xprimo.READINGS))),
+                           schedules=_SCHEDULES, stagger="pos", **_PRIMO_TIMES),
+                none_ok=("readings",), extra=_WARMUP_BAD),
+    _experiment("experiments.primo.interval_sensitivity", xprimo.interval_sensitivity,
+                kinds=dict(parameter=("choice", tuple(xprimo.PAPER_GRIDS)), value="pos",
+                           protocols=_PRIMO_PROTOCOLS, intervals=("set", "pos"),
+                           duration="pos", warmup="nonneg", seed="int0"),
+                extra=_WARMUP_BAD),
+    _experiment("experiments.primo.primo_against_reno", xprimo.primo_against_reno,
+                kinds=dict(buffers=("set", "count"),
+                           orders=("set", ("choice", ("together", "primo_first", "reno_first"))),
+                           duration="pos", seed="int0", interval="pos", primo=_PRIMO_OBJ,
+                           against=("choice", _SIM_PROTOCOLS)), none_ok=("primo",)),
+    _experiment("experiments.primo.multi_congestion", xprimo.multi_congestion,
+                kinds=dict(protocols=_PRIMO_PROTOCOLS,
+                           schedule=("choice", ("together", "staggered")), stagger="nonneg",
+                           duration="pos", bin_width="pos", seed="int0", interval="pos",
+                           primo=_PRIMO_OBJ), none_ok=("primo",)),
+    Case("experiments.primo.interleaved_share", xprimo.interleaved_share, dict(factor=0.5),
+         dict(factor=OPEN_UNIT)),
+    _experiment("experiments.primo.run_all", xprimo.run_all, kinds=dict(quick="bool")),
+    _experiment("experiments.primo.claims", xprimo.claims,
+                kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",)),
+]
+MODULE_EXEMPT += [(getattr(xprimo, n), _RESULT) for n in (
+    "SweepResult", "ManySourcesResult", "CollapseResult", "StartupDiagnosis",
+    "IntervalSensitivity", "MixedResult", "MultiCongestionResult")]
+MODULE_EXEMPT += [(xprimo.SweepResult.mean, _NEEDS_A_RUN),
+                  (xprimo.StartupDiagnosis.value, _NEEDS_A_RUN)]
+
+# --------------------------------------------------------------------------- experiments.sttp
+from ctlcc.experiments import sttp as xsttp  # noqa: E402
+
+MODULE_CASES += [
+    Case("experiments.sttp.sender", xsttp.sender, dict(name="STTP 9:1"),
+         dict(name=("choice", xsttp.CONFIGS + xsttp.EXP1_PROTOCOLS))),
+    Case("experiments.sttp.published", xsttp.published, dict(claim_id=None),
+         dict(claim_id=("choice", tuple(xsttp.published()))), none_ok=("claim_id",)),
+    _experiment("experiments.sttp.table2", xsttp.table2,
+                kinds=dict(configs=("set", ("choice", xsttp.CONFIGS)), sources=("set", "count"),
+                           duration="pos", start_interval="nonneg", seed="int0",
+                           max_window="count"),
+                extra=(("a source count above 64", dict(sources=(65,)), RAISE, "sources"),
+                       ("max_window above the bound", dict(max_window=2**30), RAISE,
+                        "max_window"))),
+    _experiment("experiments.sttp.experiment1", xsttp.experiment1,
+                kinds=dict(counts=("set", "count"),
+                           protocols=("set", ("choice", xsttp.EXP1_PROTOCOLS)),
+                           duration="pos", start_interval="nonneg", seed="int0",
+                           max_window="count")),
+    _experiment("experiments.sttp.run_all", xsttp.run_all, kinds=dict(quick="bool")),
+    _experiment("experiments.sttp.claims", xsttp.claims,
+                kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",)),
+]
+MODULE_EXEMPT += [(getattr(xsttp, n), _RESULT) for n in (
+    "Table2Result", "Experiment1Result", "Table1Result")]
+MODULE_EXEMPT += [(xsttp.Table2Result.jain, _NEEDS_A_RUN),
+                  (xsttp.published_table2, "no arguments: the paper's Table II"),
+                  (xsttp.published_table3, "no arguments: the paper's Table III"),
+                  (xsttp.table1, "no arguments: Table I from the paper's parameters")]
+
+# --------------------------------------------------------------------------- experiments.cbraa
+from ctlcc.experiments import cbraa as xcbraa  # noqa: E402
+from ctlcc.sim.senders import Cbraa as _CbraaSpec  # noqa: E402
+
+_CBRAA_OBJ = ("obj", _CbraaSpec)
+MODULE_CASES += [
+    Case("experiments.cbraa.published", xcbraa.published, dict(quantity=None),
+         dict(quantity=("choice", tuple(xcbraa.published()))), none_ok=("quantity",)),
+    _experiment("experiments.cbraa.fig3", xcbraa.fig3,
+                kinds=dict(duration="pos", sender=_CBRAA_OBJ), none_ok=("sender",)),
+    _experiment("experiments.cbraa.fig4", xcbraa.fig4,
+                kinds=dict(duration="pos", arrival="nonneg", departures=("seq", "pos"),
+                           sender=_CBRAA_OBJ), none_ok=("sender",),
+                extra=(("one departure", dict(departures=(550.0,)), RAISE, "departures"),
+                       ("departure before arrival", dict(departures=(100.0, 560.0)), RAISE,
+                        "departures"))),
+    _experiment("experiments.cbraa.fig5", xcbraa.fig5,
+                kinds=dict(duration="pos", sender=_CBRAA_OBJ), none_ok=("sender",)),
+    _experiment("experiments.cbraa.fig6", xcbraa.fig6,
+                kinds=dict(duration="pos", bottleneck_delay="pos", sender=_CBRAA_OBJ),
+                none_ok=("sender",)),
+    _experiment("experiments.cbraa.run_all", xcbraa.run_all,
+                kinds=dict(quick="bool", sender=_CBRAA_OBJ), none_ok=("sender",)),
+    _experiment("experiments.cbraa.claims", xcbraa.claims,
+                kinds=dict(results=("obj", dict), quick="bool", alternative=("obj", dict)),
+                none_ok=("results", "alternative")),
+    _experiment("experiments.cbraa.readings", xcbraa.readings,
+                kinds=dict(betas=("set", PROB), quick="bool")),
+    _experiment("experiments.cbraa.main", xcbraa.main, dict(path=str(_TMP / "cbraa.csv")),
+                kinds=dict(path="skip", betas=("set", PROB)),
+                extra=(("path a float", dict(path=1.5), RAISE, "path"),
+                       ("path a folder", dict(path=str(_TMP)), RAISE, "path"),
+                       ("path empty", dict(path=""), RAISE, "path"))),
+]
+MODULE_EXEMPT += [(xcbraa.RateRun, _RESULT), (xcbraa.RateRun.mean, _NEEDS_A_RUN),
+                  (xcbraa.RateRun.cv, _NEEDS_A_RUN), (xcbraa.RateRun.reach_time, _NEEDS_A_RUN)]
+
+# --------------------------------------------------------------------------- experiments.iftp
+from ctlcc.experiments import iftp as xiftp  # noqa: E402
+
+_PACING = ("choice", ("figure1", "continuous"))
+MODULE_CASES += [
+    Case("experiments.iftp.published", xiftp.published, dict(claim_id=None),
+         dict(claim_id=("choice", tuple(xiftp.published()))), none_ok=("claim_id",)),
+    _experiment("experiments.iftp.udp_unfairness", xiftp.udp_unfairness,
+                kinds=dict(udp_rates=("set", "pos"), bottleneck_rate="pos", duration="pos",
+                           seeds=_SEEDS)),
+    _experiment("experiments.iftp.friendliness", xiftp.friendliness,
+                kinds=dict(duration="pos", seeds=_SEEDS, tau="skip", bottleneck_rate="pos",
+                           pacing=_PACING),
+                extra=(("tau unknown name", dict(tau="abc"), RAISE, "tau"),
+                       ("tau zero", dict(tau=0.0), RAISE, "tau"),
+                       ("tau nan", dict(tau=float("nan")), RAISE, "tau"),
+                       ("tau a list", dict(tau=[0.1]), RAISE, "tau"),
+                       ("tau a bool", dict(tau=True), RAISE, "tau"))),
+    _experiment("experiments.iftp.udp_losses", xiftp.udp_losses,
+                kinds=dict(udp_rates=("set", "pos"), duration="pos", seeds=_SEEDS,
+                           bottleneck_rate="pos", pacing=_PACING)),
+    _experiment("experiments.iftp.bandwidth_delay", xiftp.bandwidth_delay,
+                kinds=dict(bandwidths=("set", "pos"), delays=("set", "pos"), duration="pos",
+                           seeds=_SEEDS, pacing=_PACING)),
+    _experiment("experiments.iftp.run_all", xiftp.run_all, kinds=dict(quick="bool")),
+    _experiment("experiments.iftp.claims", xiftp.claims,
+                kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",)),
+]
+MODULE_EXEMPT += [(getattr(xiftp, n), _RESULT) for n in (
+    "UdpUnfairness", "Friendliness", "UdpLosses", "BandwidthDelay")]
+MODULE_EXEMPT += [(xiftp.published_tables, "no arguments: the paper's Tables II-IV")]
+
+# --------------------------------------------------------------------------- experiments.aqm
+from ctlcc.experiments import aqm as xaqm  # noqa: E402
+
+_AQM_T = np.arange(0.0, 100.0, 0.02)
+_AQM_Q = 5.0 + np.sin(2 * np.pi * _AQM_T / 4.0)
+_SERIES_BAD = (("time and queue of different lengths", dict(queue=_AQM_Q[:-1]), RAISE, "queue"),
+               ("time not increasing", dict(time=_AQM_T[::-1]), RAISE, "time"),
+               ("one sample", dict(time=_AQM_T[:1], queue=_AQM_Q[:1]), RAISE, "time"),
+               ("queue with nan", dict(queue=np.where(_AQM_T < 1, np.nan, _AQM_Q)), RAISE,
+                "queue"),
+               ("time a str", dict(time="abc"), RAISE, "time"),
+               ("queue None", dict(queue=None), RAISE, "queue"))
+MODULE_CASES += [
+    Case("experiments.aqm.hollot_network", xaqm.hollot_network, dict(queue="droptail"),
+         dict(queue="skip", n_flows="count", protocol=("choice", _SIM_PROTOCOLS)),
+         allow_inf=True,   # a flow's stop time is inf: it never stops
+         extra=(("queue unknown", dict(queue="fifo"), RAISE, "queue"),
+                ("queue a float", dict(queue=1.5), RAISE, "queue"),
+                ("queue None", dict(queue=None), RAISE, "queue"),
+                ("n_flows above the bound", dict(n_flows=10**6), RAISE, "n_flows"))),
+    Case("experiments.aqm.dominant_period", xaqm.dominant_period,
+         dict(time=_AQM_T, queue=_AQM_Q),
+         dict(time="skip", queue="skip", low="pos", high="pos"),
+         extra=_SERIES_BAD + (("low above high", dict(low=30.0, high=20.0), RAISE, "low"),
+                              ("band beyond the series", dict(low=1e3, high=2e3), RAISE,
+                               "high"))),
+    Case("experiments.aqm.spread", xaqm.spread, dict(time=_AQM_T, queue=_AQM_Q),
+         dict(time="skip", queue="skip", bin_width="pos"), extra=_SERIES_BAD),
+    _experiment("experiments.aqm.hollot_checks", xaqm.hollot_checks,
+                kinds=dict(seeds=_SEEDS, duration="pos",
+                           settings=("set", ("choice", tuple(xaqm.SETTINGS)))),
+                none_ok=("settings",),
+                extra=(("duration within the 30-s warm-up", dict(duration=20.0), RAISE,
+                        "duration"),)),
+    _experiment("experiments.aqm.behind_aqm", xaqm.behind_aqm,
+                kinds=dict(per_protocol="count", protocols=_PROTOCOL_SET, seeds=_SEEDS,
+                           duration="pos", ecn="bool")),
+]
+MODULE_EXEMPT += [(xaqm.AqmCheck, _RESULT), (xaqm.BehindAqm, _RESULT),
+                  (xaqm.default_checks, "no arguments: hollot_checks with its defaults")]
+
+# ----------------------------------------------------------------- experiments.thesis_typed_claims
+from ctlcc.experiments import thesis_typed_claims as xtyped  # noqa: E402
+
+_TT = np.arange(0.0, 10.0, 0.5)
+_SERIES_BAD_W = (("time and window of different lengths", dict(window=_TT[:-1] + 1), RAISE,
+                  "window"),
+                 ("time decreasing", dict(time=_TT[::-1]), RAISE, "time"),
+                 ("window with nan", dict(window=np.where(_TT < 1, np.nan, _TT)), RAISE,
+                  "window"),
+                 ("time a str", dict(time="abc"), RAISE, "time"),
+                 ("window None", dict(window=None), RAISE, "window"))
+MODULE_CASES += [
+    Case("experiments.thesis_typed_claims.overflow_windows", xtyped.overflow_windows,
+         dict(time=_TT, window=_TT + 1, overflow_times=np.array([2.0, 2.1, 6.0])),
+         dict(time="skip", window="skip", overflow_times="skip", after="nonneg", gap="pos"),
+         extra=_SERIES_BAD_W + (
+             ("overflow_times with nan", dict(overflow_times=np.array([np.nan])), RAISE,
+              "overflow_times"),
+             ("overflow_times a str", dict(overflow_times="abc"), RAISE, "overflow_times"),
+             ("overflow_times 2-D", dict(overflow_times=np.ones((2, 2))), RAISE,
+              "overflow_times"))),
+    Case("experiments.thesis_typed_claims.stalls", xtyped.stalls,
+         dict(time=_TT, delivered=np.minimum(_TT, 3.0), t0=0.0, t1=9.5),
+         dict(time="skip", delivered="skip", t0="real", t1="real", gap="pos"),
+         extra=(("t1 before t0", dict(t0=5.0, t1=1.0), RAISE, "t1"),
+                ("time and delivered of different lengths", dict(delivered=_TT[:-1]), RAISE,
+                 "delivered"),
+                ("delivered with nan", dict(delivered=np.where(_TT < 1, np.nan, _TT)), RAISE,
+                 "delivered"),
+                ("time decreasing", dict(time=_TT[::-1]), RAISE, "time"))),
+    _experiment("experiments.thesis_typed_claims.insufficient_buffer_overflow_window",
+                xtyped.insufficient_buffer_overflow_window,
+                kinds=dict(duration="pos", after="nonneg"),
+                extra=(("after at the end", dict(duration=5.0, after=5.0), RAISE, "after"),)),
+    _experiment("experiments.thesis_typed_claims.bursty_single_run_values",
+                xtyped.bursty_single_run_values,
+                kinds=dict(seeds=_SEEDS, duration="pos", mean_burst="pos",
+                           loss_ratio=OPEN_UNIT, first="count", last="count"),
+                extra=(("one seed", dict(seeds=(0,)), RAISE, "seeds"),
+                       ("last before first", dict(first=20, last=10), RAISE, "last"))),
+]
+
+# ----------------------------------------------------------------- experiments.thesis_testbed
+from ctlcc.experiments import thesis_testbed as xbed  # noqa: E402
+
+_BED = xbed.build_testbed()
+MODULE_CASES += [
+    Case("experiments.thesis_testbed.serial_time", xbed.serial_time,
+         dict(size_bytes=152, serial_rate=115.2e3), dict(size_bytes="count", serial_rate="pos"),
+         extra=(("size_bytes above a packet", dict(size_bytes=10**18), RAISE, "size_bytes"),)),
+    Case("experiments.thesis_testbed.ideal_rtt", xbed.ideal_rtt,
+         dict(serial_rate=38.4e3, serial_delay=0.08),
+         dict(serial_rate="pos", serial_delay="nonneg", queued="int0")),
+    Case("experiments.thesis_testbed.build_testbed", xbed.build_testbed, {},
+         dict(serial_rate="pos", serial_delay="nonneg", loss=_LOSS,
+              protocol=("choice", _SIM_PROTOCOLS), flows="skip",
+              second_start="nonneg", buffer="count", min_rto="pos"), allow_inf=True,
+         extra=(("flows three", dict(flows=3), RAISE, "flows"),
+                ("flows a str", dict(flows="2"), RAISE, "flows"),
+                ("flows a float", dict(flows=1.5), RAISE, "flows"),
+                ("flows a bool", dict(flows=True), RAISE, "flows"),
+                ("flows None", dict(flows=None), RAISE, "flows"))),
+    _experiment("experiments.thesis_testbed.transfer_times", xbed.transfer_times,
+                dict(scenario=_BED, duration=10.0),
+                kinds=dict(scenario=("obj", type(_BED)), duration="pos", seed="int0",
+                           transfer_bytes="count", sample_interval="pos")),
+    _experiment("experiments.thesis_testbed.lossless_transfer", xbed.lossless_transfer,
+                dict(protocol="reno", serial_rate=38.4e3, serial_delay=0.08),
+                kinds=dict(protocol=("choice", _SIM_PROTOCOLS), serial_rate="pos",
+                           serial_delay="nonneg", buffer="count", duration="pos"),
+                none_ok=("duration",)),
+    _experiment("experiments.thesis_testbed.two_connections", xbed.two_connections,
+                dict(protocol="reno"),
+                kinds=dict(protocol=("choice", _SIM_PROTOCOLS), serial_rate="pos",
+                           serial_delay="nonneg", second_start="nonneg", buffer="count",
+                           duration="pos"),
+                extra=(("second_start after the run", dict(second_start=500.0), RAISE,
+                        "second_start"),)),
+    _experiment("experiments.thesis_testbed.lossy_transfer", xbed.lossy_transfer,
+                dict(protocol="reno", serial_delay=0.08, loss=0.01),
+                kinds=dict(protocol=("choice", _SIM_PROTOCOLS), serial_delay="nonneg",
+                           loss=_LOSS, seeds=_SEEDS, serial_rate="pos", buffer="count",
+                           duration="pos"),
+                extra=(("one seed", dict(seeds=(0,)), RAISE, "seeds"),)),
+    Case("experiments.thesis_testbed.lcg_sequence", xbed.lcg_sequence, dict(n=1000),
+         dict(n="count", a="int0", c="int0", m="skip", x0="int0", block="count"),
+         extra=(("m below 2", dict(m=1), RAISE, "m"),
+                ("m above 2**31 - 1", dict(m=2**40), RAISE, "m"),
+                ("m a str", dict(m="abc"), RAISE, "m"), ("m nan", dict(m=float("nan")), RAISE, "m"),
+                ("a >= m", dict(a=2**31), RAISE, "a"))),
+    Case("experiments.thesis_testbed.lcg_moments", xbed.lcg_moments, dict(n=1000),
+         dict(n="count", a="int0", c="int0", m="skip", x0="int0"),
+         extra=(("m below 2", dict(m=1), RAISE, "m"), ("m a str", dict(m="abc"), RAISE, "m"))),
+    Case("experiments.thesis_testbed.lcg_period", xbed.lcg_period, dict(a=3, m=7),
+         dict(a="count", m="skip"),
+         extra=(("m not prime", dict(m=8), RAISE, "m"), ("m a str", dict(m="abc"), RAISE, "m"),
+                ("m None", dict(m=None), RAISE, "m"), ("m above 2**31 - 1", dict(m=2**61 - 1),
+                                                        RAISE, "m"))),
+]
+MODULE_EXEMPT += [(xbed.TransferRun, _RESULT)]
+
+# --------------------------------------------------------------------------- sim.criteria
+from ctlcc.sim import criteria as scriteria  # noqa: E402
+
+_CT = np.arange(11.0)
+_CUM = np.outer(_CT, [10.0, 30.0])
+MODULE_CASES += [
+    Case("sim.criteria.five_criteria", scriteria.five_criteria,
+         dict(time=_CT, sent=_CUM, delivered=_CUM, sent_total=[100.0, 300.0],
+              lost_total=[0.0, 0.0], capacity=50.0),
+         dict(time="skip", sent="skip", delivered="skip", sent_total="skip", lost_total="skip",
+              capacity="pos", warmup="nonneg", interval="pos", starts="skip", stops="skip",
+              crossing="skip"),
+         none_ok=("interval",),
+         extra=(("time with nan", dict(time=np.where(_CT < 1, np.nan, _CT)), RAISE, "time"),
+                ("time a str", dict(time="abc"), RAISE, "time"),
+                ("sent with nan", dict(sent=np.where(_CUM > 50, np.nan, _CUM)), RAISE, "sent"),
+                ("sent None", dict(sent=None), RAISE, "sent"),
+                ("delivered with inf", dict(delivered=np.where(_CUM > 50, np.inf, _CUM)), RAISE,
+                 "delivered"),
+                ("delivered a str", dict(delivered="abc"), RAISE, "delivered"),
+                ("sent_total one flow short", dict(sent_total=[100.0]), RAISE, "sent_total"),
+                ("sent_total nan", dict(sent_total=[np.nan, 300.0]), RAISE, "sent_total"),
+                ("lost_total negative", dict(lost_total=[-1.0, 0.0]), RAISE, "lost_total"),
+                ("lost_total a str", dict(lost_total="abc"), RAISE, "lost_total"),
+                ("warmup past the end", dict(warmup=20.0), RAISE, "warmup"),
+                ("starts one flow short", dict(starts=[0.0]), RAISE, "starts"),
+                ("starts nan", dict(starts=[np.nan, 0.0]), RAISE, "starts"),
+                ("starts a str", dict(starts="abc"), RAISE, "starts"),
+                ("stops before starts", dict(starts=[5.0, 5.0], stops=[1.0, 1.0]), RAISE,
+                 "stops"),
+                ("stops nan", dict(stops=[np.nan, 10.0]), RAISE, "stops"),
+                ("crossing a str", dict(crossing="abc"), RAISE, "crossing"),
+                ("crossing one flow short", dict(crossing=[True]), RAISE, "crossing"),
+                ("crossing floats", dict(crossing=[0.5, 1.0]), RAISE, "crossing"))),
+]
+MODULE_EXEMPT += [
+    (scriteria.PrimoCriteria, _RESULT + " (five_criteria builds it)"),
+    (scriteria.UnknownCriterionError, "exception class (a KeyError naming the criteria)"),
+    (scriteria.primo_criteria, "takes a packet run's result (seconds of simulation to build): "
+                               "its arguments pass to five_criteria, probed above; NOT probed "
+                               "itself"),
+]
+
+# --------------------------------------------------------------------------- sim.stpd_readings
+from ctlcc.sim import stpd_readings as sreadings  # noqa: E402
+
+_A_READING = {k: v[0] for k, v in sreadings.READINGS.items()}
+MODULE_CASES += [
+    Case("sim.stpd_readings.reading_spec", sreadings.reading_spec, dict(gains="fuzzy"),
+         dict(gains=("choice", tuple(sreadings.GAIN_CHOICES)))),
+    _experiment("sim.stpd_readings.fig4_8", sreadings.fig4_8,
+                dict(sender="stpd", loss=0.01, seeds=(0, 1), duration=10.0),
+                kinds=dict(sender=("obj", str), loss=_LOSS, seeds=_SEEDS, duration="pos"),
+                none_ok=("loss",)),
+    _experiment("sim.stpd_readings.geo", sreadings.geo, dict(sender="stpd"),
+                kinds=dict(sender=("obj", str))),
+    _experiment("sim.stpd_readings.evaluate", sreadings.evaluate,
+                dict(readings=[_A_READING]),
+                kinds=dict(seeds=_SEEDS, duration="pos", readings=("seq", ("obj", dict))),
+                none_ok=("readings",),
+                extra=(("one seed", dict(seeds=(0,)), RAISE, "seeds"),
+                       ("a reading with an unknown value",
+                        dict(readings=[{**_A_READING, "update": "never"}]), RAISE, "readings"),
+                       ("a reading missing a key",
+                        dict(readings=[{"gains": "fuzzy"}]), RAISE, "readings"))),
+]
+MODULE_EXEMPT += [(sreadings.main, "command-line entry (argparse: a bad flag exits 2 with its "
+                                   "usage); its values go to evaluate, probed above")]
+
+# --------------------------------------------------------------------------- site
+from ctlcc import site as csite  # noqa: E402
+
+_SITE_DIR = _TMP / "site"
+_SITE_DIR.mkdir(exist_ok=True)
+_OPTIONS = {"formats": ["png"], "dpi": 60, "style": "paper"}
+_PROVENANCE = dict.fromkeys(csite._PROVENANCE, "x")
+_OPTIONS_BAD = (("options a list", dict(options=[1]), RAISE, "options"),
+                ("options unknown key", dict(options={"colour": 1}), RAISE, "options"),
+                ("formats unknown", dict(options={"formats": ["gif"]}), RAISE, "formats"),
+                ("formats a str", dict(options={"formats": "png"}), RAISE, "formats"),
+                ("dpi 5", dict(options={"dpi": 5}), RAISE, "dpi"),
+                ("dpi a str", dict(options={"dpi": "150"}), RAISE, "dpi"),
+                ("style unknown", dict(options={"style": "poster"}), RAISE, "style"),
+                ("out a float", dict(out=1.5), RAISE, "out"),
+                ("out missing", dict(out=str(_TMP / "no-such-folder")), RAISE, "out"),
+                ("out a file", dict(out=str(_A_FILE)), RAISE, "out"),
+                ("ledger a dict", dict(ledger={}), RAISE, "ledger"),
+                ("ledger None", dict(ledger=None), RAISE, "ledger"))
+MODULE_CASES += [
+    Case("site.write_site", csite.write_site,
+         dict(out=str(_SITE_DIR), sections=(), ledger=_LEDGER, provenance=_PROVENANCE,
+              options=_OPTIONS),
+         dict(out="skip", sections="skip", ledger="skip", provenance=("obj", dict),
+              options="skip"),
+         run_base=False,   # renders every page (seconds): the refusals only
+         extra=_OPTIONS_BAD + (("sections a str", dict(sections="abc"), RAISE, "sections"),
+                               ("sections of floats", dict(sections=[1.5]), RAISE, "sections"),
+                               ("sections None", dict(sections=None), RAISE, "sections"))),
+    Case("site.evidence_links", csite.evidence_links,
+         dict(evidence="fig_a; ctlcc.bounds.pftk_rate", items={}),
+         dict(evidence=("obj", str), items=("obj", dict))),
+    Case("site.summary_figure", csite.summary_figure,
+         dict(out=str(_SITE_DIR), ledger=_LEDGER, options=_OPTIONS),
+         dict(out="skip", ledger="skip", options="skip"), extra=_OPTIONS_BAD),
+]

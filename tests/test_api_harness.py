@@ -39,6 +39,11 @@ PUBLIC_MODULES = (
     "ctlcc.laws.aqm", "ctlcc.laws.cubic", "ctlcc.laws.prr", "ctlcc.analysis.aqm", "ctlcc.sweep",
     "ctlcc.sim.ns3_matrix", "ctlcc.plots", "ctlcc.ledger", "ctlcc.report", "ctlcc.sim.testing",
     "ctlcc.sim.ns3", "ctlcc.cli",
+    # the experiments (validation only: the engine is a sentinel), the site, the criteria
+    "ctlcc.experiments.thesis", "ctlcc.experiments.primo", "ctlcc.experiments.sttp",
+    "ctlcc.experiments.cbraa", "ctlcc.experiments.iftp", "ctlcc.experiments.aqm",
+    "ctlcc.experiments.thesis_typed_claims", "ctlcc.experiments.thesis_testbed",
+    "ctlcc.sim.criteria", "ctlcc.sim.stpd_readings", "ctlcc.site",
 )
 
 

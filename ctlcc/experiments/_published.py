@@ -35,6 +35,6 @@ def read_published(path, claim_id=None):
         rows[row["claim_id"]] = row
     if claim_id is None:
         return rows
-    if claim_id not in rows:
+    if not isinstance(claim_id, str) or claim_id not in rows:
         raise ParameterError(f"claim_id must be one of {sorted(rows)}, got {claim_id!r}")
     return rows[claim_id]

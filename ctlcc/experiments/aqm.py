@@ -42,6 +42,10 @@ from ..laws.aqm import PiParams, RedParams, red_averaging_pole
 from ..sim import fluid as _fluid
 from ..sim import run as _run
 from ..sim.scenarios import TcpOptions, dumbbell
+from .._validation import check_finite, check_positive
+from ..errors import ParameterError
+from . import _args
+from ._args import checked
 
 __all__ = ["N_FLOWS", "CAPACITY", "PROPAGATION", "BUFFER", "SETTINGS", "hollot_network",
            "AqmCheck", "hollot_checks", "default_checks", "dominant_period", "spread", "BehindAqm",
@@ -70,6 +74,35 @@ SETTINGS = {
 }
 
 
+def _series(time, queue):
+    """Check a sampled series: time strictly increasing, queue of the same length. [s, packets]"""
+    t = check_finite("time", time)
+    x = check_finite("queue", queue)
+    if t.ndim != 1 or t.size < 2:
+        raise ParameterError(f"time must be a 1-D array of at least 2 samples, got shape "
+                             f"{t.shape}")
+    if x.shape != t.shape:
+        raise ParameterError(f"queue must have one value per time sample ({t.size}), got shape "
+                             f"{x.shape}")
+    if np.any(np.diff(t) <= 0):
+        raise ParameterError("time must increase strictly, got a step <= 0 at index "
+                             f"{int(np.argmax(np.diff(t) <= 0))}")
+    return t, x
+
+
+def _check_settings(name, value):
+    return None if value is None else _args.choices(tuple(SETTINGS))(name, value)
+
+
+def _check_warmed_up(name, value):
+    value = _args.positive(name, value)
+    if value <= WINDOW:
+        raise ParameterError(f"{name} must be > {WINDOW:g} s (statistics start at "
+                             f"{WINDOW:g} s), got {value!r}")
+    return value
+
+
+@checked(protocol=_args.protocol_per_flow, n_flows=_args.count)
 def hollot_network(queue, n_flows=N_FLOWS, protocol="newreno", **options):
     """Hollot et al.'s example network on ctlcc's engine behind *queue*.
 
@@ -122,14 +155,21 @@ def dominant_period(time, queue, low=1.0, high=20.0):
     >>> round(dominant_period(t, 5 + np.sin(2 * np.pi * t / 4.0)), 2)
     4.0
     """
-    t = np.asarray(time, dtype=float)
-    x = np.asarray(queue, dtype=float)
+    t, x = _series(time, queue)
+    low = check_positive("low", low, scalar=True)
+    high = check_positive("high", high, scalar=True)
+    if not low < high:
+        raise ParameterError(f"low must be < high={high!r}, got {low!r}")
     x = (x - x.mean()) * np.hanning(len(x))
     dt = t[1] - t[0]
     n = 8 * len(x)
     power = np.abs(np.fft.rfft(x, n)) ** 2
     freq = np.fft.rfftfreq(n, dt)
     band = (freq >= 1.0 / high) & (freq <= 1.0 / low)
+    if not np.any(band):
+        raise ParameterError(
+            f"high must let the band [low, high] hold a period the series resolves (periods "
+            f"{1 / freq[-1]:g} to {1 / freq[1]:g} s), got low={low!r}, high={high!r}")
     return float(1.0 / freq[band][np.argmax(power[band])])
 
 
@@ -142,8 +182,12 @@ def spread(time, queue, bin_width=1.0):
     >>> spread(t, np.where(t < 5, 0.0, 2.0))
     1.0
     """
-    t = np.asarray(time, dtype=float)
-    x = np.asarray(queue, dtype=float)
+    t, x = _series(time, queue)
+    bin_width = check_positive("bin_width", bin_width, scalar=True)
+    step = float(np.max(np.diff(t)))
+    if bin_width < step:
+        raise ParameterError(f"bin_width must be >= the largest sampling step {step:g} s (no "
+                             f"empty bin), got {bin_width!r}")
     bins = np.floor((t - t[0]) / bin_width).astype(int)
     means = np.bincount(bins, weights=x) / np.bincount(bins)
     return float(np.std(means))
@@ -203,6 +247,7 @@ def _fluid_aqm(params):
                       averaging=red_averaging_pole(params.weight, CAPACITY))
 
 
+@checked(settings=_check_settings, duration=_check_warmed_up)
 def hollot_checks(seeds=(1, 2, 3), duration=100.0, settings=None):
     """Every setting of :data:`SETTINGS` on packets, in the fluid model and linearised.
 
@@ -303,6 +348,7 @@ class BehindAqm:
     per_protocol: int = 0
 
 
+@checked(per_protocol=_args.count, ecn=_args.flag, duration=_check_warmed_up)
 def behind_aqm(per_protocol=4, protocols=("stpd", "primo", "newreno"), seeds=(1, 2, 3),
                duration=100.0, ecn=False):
     """A new experiment: ST-PD and Primo against NewReno behind drop-tail, RED and PI.

@@ -71,6 +71,8 @@ from .._validation import check_interval, check_positive
 from ..errors import ParameterError
 from ..sim import run, scenarios
 from ..sim.senders import Cbraa
+from . import _args
+from ._args import checked
 
 __all__ = ["RateRun", "published", "fig3", "fig4", "fig5", "fig6", "run_all", "claims",
            "readings", "ALTERNATIVE", "READINGS_CSV", "main",
@@ -80,6 +82,19 @@ __all__ = ["RateRun", "published", "fig3", "fig4", "fig5", "fig6", "run_all", "c
 READINGS_CSV = "cbraa_beta_readings.csv"
 #: Run length of Figs. 3 (each half), 5 and 6 (§4.1, §4.3). [s]
 DURATION = 500.0
+def _check_alternative(name, value):
+    _args.results(name, value)
+    unknown = sorted(set(value or ()) - {"fig3", "fig4", "fig5", "fig6"})
+    if unknown:
+        raise ParameterError(f"{name} must be a run_all result (keys of 'fig3', 'fig4', 'fig5', "
+                             f"'fig6') or None; got unknown keys {unknown}")
+    return value
+
+
+_CBRAA_SPEC = _args.instance(Cbraa, "a Cbraa spec")
+#: CBRAA's beta (Cbraa(beta=...)): distinct values in (0, 1]
+_BETAS = _args.distinct_of(lambda name, b: check_interval(name, b, 0.0, 1.0, closed="right",
+                                                         scalar=True))
 #: Start-up excluded from averages: Fig. 3's "after 60 seconds". [s]
 WARMUP = 60.0
 #: Goodput bins. [s]
@@ -163,11 +178,12 @@ def published(quantity=None):
         rows = {r["quantity"]: dict(r, value=float(r["value"])) for r in csv.DictReader(handle)}
     if quantity is None:
         return rows
-    if quantity not in rows:
+    if not isinstance(quantity, str) or quantity not in rows:
         raise ParameterError(f"quantity must be one of {sorted(rows)}, got {quantity!r}")
     return rows[quantity]
 
 
+@checked(sender=_CBRAA_SPEC)
 def fig3(duration=DURATION, sender=None):
     """§4.1, Fig. 3: TCP Reno beside TCP-Friend, then beside CBRAA (two runs).
 
@@ -191,6 +207,7 @@ def fig3(duration=DURATION, sender=None):
                  ("CBRAA", "TCP Reno")))
 
 
+@checked(sender=_CBRAA_SPEC, departures=_args.pair(_args.nonnegative), arrival=_args.nonnegative)
 def fig4(duration=700.0, arrival=300.0, departures=(550.0, 560.0), sender=None):
     """§4.2, Fig. 4: two TCP sources join one TCP and one CBRAA source, then leave.
 
@@ -220,6 +237,7 @@ def fig4(duration=700.0, arrival=300.0, departures=(550.0, 560.0), sender=None):
                                              "TCP 3 (300-560 s)"))
 
 
+@checked(sender=_CBRAA_SPEC)
 def fig5(duration=DURATION, sender=None):
     """§4.3, Fig. 5: three TCP Reno sources and one CBRAA source, equal RTTs.
 
@@ -240,6 +258,7 @@ def fig5(duration=DURATION, sender=None):
                 ("CBRAA", "TCP 1", "TCP 2", "TCP 3"))
 
 
+@checked(sender=_CBRAA_SPEC)
 def fig6(duration=DURATION, bottleneck_delay=5e-3, sender=None):
     """§4.3, Fig. 6: TCP and CBRAA at 25 ms, CBRAA at 100 ms one-way propagation.
 
@@ -269,6 +288,7 @@ def fig6(duration=DURATION, bottleneck_delay=5e-3, sender=None):
                                              "CBRAA (100 ms)"))
 
 
+@checked(sender=_CBRAA_SPEC)
 @lru_cache(maxsize=8)
 def run_all(quick=True, sender=None):
     """Every experiment; ``quick`` shortens Figs. 3, 5 and 6 to 300 s (Fig. 4 keeps 700 s).
@@ -289,6 +309,7 @@ def run_all(quick=True, sender=None):
             "fig6": fig6(d, sender=sender)}
 
 
+@checked(alternative=_check_alternative)
 def claims(results=None, quick=False, alternative=None):
     """The §4 claims, judged on the runs (:func:`run_all`).
 
@@ -323,6 +344,7 @@ def claims(results=None, quick=False, alternative=None):
     return paper_claims("cbraa", res, section="cbraa_sim")
 
 
+@checked(betas=_BETAS)
 def readings(betas=(0.5, 0.75, 0.9, 1.0), quick=True):
     """Every claim's value and verdict for several values of CBRAA's beta.
 
@@ -346,6 +368,7 @@ def readings(betas=(0.5, 0.75, 0.9, 1.0), quick=True):
                                    section="cbraa_sim") for b in betas}
 
 
+@checked(betas=_BETAS, path=_args.out_file)
 def main(path=None, betas=(0.5, 0.75, 0.9, 1.0)):
     """Write :data:`READINGS_CSV`: every claim for several beta, the paper's 500-s runs.
 

@@ -65,6 +65,7 @@ from .._validation import check_nonnegative_int, check_positive, check_sequence
 from ..errors import ParameterError
 from ..sim import run, scenarios
 from ..sim.senders import Iftp
+from ._args import checked
 from ._published import read_published
 
 __all__ = ["DURATION", "QUICK_DURATION", "QUICK_SEEDS", "FULL_SEEDS", "UDP_RATES", "FIG5_RATES",
@@ -431,6 +432,7 @@ def bandwidth_delay(bandwidths=TABLE4_B, delays=TABLE4_D, duration=DURATION, see
                           seeds, {"tcp": tcp, "iftp": iftp, "utilisation": util})
 
 
+@checked()
 @lru_cache(maxsize=2)
 def run_all(quick=True):
     """Every experiment of this module, memoised.
@@ -463,6 +465,7 @@ def run_all(quick=True):
     return out
 
 
+@checked()
 def claims(results=None, quick=True):
     """The paper's §6 claims, judged on the runs.
 

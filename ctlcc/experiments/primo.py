@@ -88,6 +88,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .._validation import check_positive, check_positive_int
+from . import _args
+from ._args import checked
 from ._published import read_published
 from ..errors import ParameterError
 from ..sim import criteria as _criteria
@@ -159,6 +161,8 @@ QUICK_GRIDS = {
     "delay": (5e-3, 50e-3, 200e-3),
     "access_delay": (1e-3, 40e-3),
 }
+_PRIMO_SPEC = _args.instance(Primo, "a Primo sender spec (e.g. Primo.legacy())")
+_SCHEDULES = _args.choices(("together", "staggered"))
 _FIGURE = {"bandwidth": "Fig. 2", "queue": "Fig. 3", "delay": "Fig. 4", "access_delay": "Fig. 5"}
 
 # Fig. 1-top defaults (see ctlcc.sim.scenarios.primo_fig1_top)
@@ -515,6 +519,8 @@ def published(claim_id=None):
     return read_published(PUBLISHED_FILE, claim_id)
 
 
+@checked(protocol=_args.protocol_per_flow,
+         parameter=_args.optional(_args.choice(tuple(PAPER_GRIDS))))
 def fig1_top(protocol="primo", parameter=None, value=None, n=2, start=0.0):
     """Fig. 1-top with one §IV-B parameter changed.
 
@@ -543,15 +549,20 @@ def fig1_top(protocol="primo", parameter=None, value=None, n=2, start=0.0):
     >>> [round(l.delay, 3) for l in s.links if l.a == "S1"]
     [0.05]
     """
-    _check_parameter(parameter)
+    if parameter is None and value is not None:
+        raise ParameterError(f"value needs a parameter (one of {', '.join(map(repr, PAPER_GRIDS))})"
+                             f", got value={value!r} with parameter=None")
     rate, delay, buffer, access = _RATE, _DELAY, _BUFFER, _ACCESS_DELAY
     if parameter == "bandwidth":
         rate = check_positive("value", value)
     elif parameter == "queue":
-        buffer = int(value)
+        buffer = _args.buffer("value", value)
     elif parameter == "delay":
         delay = check_positive("value", value)
     elif parameter == "access_delay":
+        if n < 2:
+            raise ParameterError(f"n must be >= 2 with parameter='access_delay' (the second "
+                                 f"source's access link), got {n!r}")
         access = [_ACCESS_DELAY] * n
         access[1] = check_positive("value", value)
     return scenarios.dumbbell(
@@ -561,6 +572,8 @@ def fig1_top(protocol="primo", parameter=None, value=None, n=2, start=0.0):
                     f"{'' if value is None else f' = {value:g}'}")
 
 
+@checked(protocols=_args.protocol_names, parameter=_args.choice(tuple(PAPER_GRIDS)),
+         primo=_PRIMO_SPEC)
 def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATION,
                     warmup=WARMUP, interval=INTERVAL, seed=0, primo=None):
     """The five criteria along one of §IV-B's sweeps (Figs. 2-5).
@@ -603,6 +616,7 @@ def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATI
                        duration, warmup, interval, seed)
 
 
+@checked(protocols=_args.protocol_names, schedules=_SCHEDULES, primo=_PRIMO_SPEC)
 def many_sources(counts=(2, 5, 10), protocols=PROTOCOLS, schedules=("together", "staggered"),
                  stagger=1.0, duration=DURATION, warmup=WARMUP, interval=INTERVAL, seed=0,
                  primo=None):
@@ -653,6 +667,7 @@ def many_sources(counts=(2, 5, 10), protocols=PROTOCOLS, schedules=("together", 
                              duration, warmup, interval)
 
 
+@checked(sender=_PRIMO_SPEC)
 def primo_collapse(n=10, stagger=0.0, duration=20.0, sample_interval=0.01, seed=0,
                    sender=None):
     """Trace n Primo flows on Fig. 1-top and find the ones that fall silent.
@@ -719,6 +734,7 @@ def primo_collapse(n=10, stagger=0.0, duration=20.0, sample_interval=0.01, seed=
                           result.queues[0].utilisation, duration)
 
 
+@checked(readings=_args.optional(_args.choices(tuple(READINGS))), schedules=_SCHEDULES)
 def startup_diagnosis(counts=(2, 5, 10, 15, 20), readings=None,
                       schedules=("together", "staggered"), stagger=1.0, duration=DURATION,
                       warmup=WARMUP, interval=INTERVAL, seed=0):
@@ -780,6 +796,8 @@ def startup_diagnosis(counts=(2, 5, 10, 15, 20), readings=None,
                             starved, timeouts, drops, ratio, duration, warmup, interval, seed)
 
 
+@checked(protocols=_args.protocol_names, parameter=_args.choice(tuple(PAPER_GRIDS)),
+         value=_args.positive)
 def interval_sensitivity(parameter="delay", value=0.05, protocols=PROTOCOLS,
                          intervals=(0.01, 0.02, 0.05, 0.1, 0.5, 1.0), duration=DURATION,
                          warmup=WARMUP, seed=0):
@@ -821,6 +839,8 @@ def interval_sensitivity(parameter="delay", value=0.05, protocols=PROTOCOLS,
                                reception, duration, warmup)
 
 
+@checked(buffers=_args.distinct_buffers, primo=_PRIMO_SPEC, against=_args.protocol,
+         orders=_args.choices(("together", "primo_first", "reno_first")))
 def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", "reno_first"),
                        duration=DURATION, seed=0, interval=INTERVAL, primo=None, against="reno"):
     """One Primo and one Reno flow through one drop-tail queue (§I-B, §VII-B).
@@ -889,6 +909,8 @@ def primo_against_reno(buffers=(10, 30, 60), orders=("together", "primo_first", 
                        prate, reno_loss, primo_loss, primo_to, rtt_ratio, against, duration)
 
 
+@checked(protocols=_args.protocol_names, primo=_PRIMO_SPEC,
+         schedule=_args.choice(("together", "staggered")))
 def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, duration=30.0,
                      bin_width=0.5, seed=0, interval=INTERVAL, primo=None):
     """Sending rates of the five flows of Fig. 1-bottom (§VI, Figs. 6-7).
@@ -946,6 +968,7 @@ def multi_congestion(protocols=PROTOCOLS, schedule="together", stagger=5.0, dura
                                  np.array(crit), np.array(timeouts), capacity, duration)
 
 
+@checked(factor=_args.open_unit)
 def interleaved_share(factor):
     """Share of a rate-matching flow whose reception rate is read per packet.
 
@@ -981,6 +1004,7 @@ def interleaved_share(factor):
     return float(brentq(lambda s: 1.0 - s + factor * np.log1p(s - 1.0), 1e-12, 1.0 - 1e-9))
 
 
+@checked()
 def run_all(quick=True):
     """Every experiment of this module (quick: reduced grids and short runs).
 
@@ -1013,6 +1037,7 @@ def run_all(quick=True):
     return out
 
 
+@checked()
 def claims(results=None, quick=True):
     """The paper's claims of §I, §V and §VI, judged on the runs.
 

@@ -69,6 +69,8 @@ from ..sim import run
 from ..sim import scenarios as S
 from ..bounds.fairness import jain_index
 from ..sim.senders import Reno, Sttp, Vegas
+from . import _args
+from ._args import checked
 from ._published import read_published
 
 __all__ = ["CONFIGS", "EXP1_PROTOCOLS", "PAPER_COUNTS", "QUICK_COUNTS", "Table2Result",
@@ -228,6 +230,8 @@ def published_table3():
     return out
 
 
+@checked(configs=_args.choices(CONFIGS),
+         sources=_args.distinct_of(lambda name, n: _check_count(name, n, 64)))
 def table2(configs=CONFIGS, sources=(1, 2, 4), duration=TABLE2_DURATION, start_interval=4.0,
            seed=0, max_window=MAX_WINDOW):
     """Table II: packets sent and dropped per source.
@@ -270,6 +274,8 @@ def _table2(configs, sources, duration, start_interval, seed, tcp):
     return Table2Result(configs, sources, sent, dropped, duration, start_interval)
 
 
+@checked(protocols=_args.choices(EXP1_PROTOCOLS),
+         counts=_args.distinct_of(lambda name, n: _check_count(name, n, 1000)))
 def experiment1(counts=PAPER_COUNTS, protocols=EXP1_PROTOCOLS, duration=EXP1_DURATION,
                 start_interval=4.0, seed=0, max_window=MAX_WINDOW):
     """Experiment 1: Table III's columns for every count and protocol.
@@ -355,6 +361,7 @@ def table1():
     return Table1Result(tuple(rows))
 
 
+@checked()
 def run_all(quick=True):
     """Every experiment (quick: Experiment 1 on :data:`QUICK_COUNTS` only).
 
@@ -367,6 +374,7 @@ def run_all(quick=True):
                 experiment1=experiment1(QUICK_COUNTS if quick else PAPER_COUNTS))
 
 
+@checked()
 def claims(results=None, quick=True):
     """The paper's claims on these experiments, judged.
 

@@ -36,12 +36,16 @@ Examples
 """
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validation import check_interval, check_nonnegative, check_positive, check_positive_int
 from ..errors import ParameterError
+from .._validation import finite_result
+from . import _args
+from ._args import checked
 from ..references import cite
 from ..sim import run
 from ..sim.scenarios import Bernoulli, Flow, Link, Scenario, TcpOptions
@@ -105,6 +109,20 @@ NOT_REPRESENTED = (
 
 #: The LCG of the link emulator (§5.3.3): LCG(a, c, m, x0).
 LCG_A, LCG_C, LCG_M, LCG_X0 = 16807, 0, 2**31 - 1, 1
+#: Largest block of lcg_sequence: two int64 arrays of 2**26 entries are 1 GiB. [1]
+MAX_BLOCK = 2**26
+#: Largest transfer: 2**40 bytes (a terabyte) is beyond what a run's traces hold. [bytes]
+MAX_TRANSFER_BYTES = 2**40
+#: Largest size of one packet on the serial line (an IP packet). [bytes]
+MAX_PACKET_BYTES = 65_535
+
+
+def _check_size(name, value):
+    return check_positive_int(name, value, maximum=MAX_PACKET_BYTES)
+
+
+def _check_transfer(name, value):
+    return check_positive_int(name, value, maximum=MAX_TRANSFER_BYTES)
 
 
 @dataclass(frozen=True)
@@ -143,6 +161,7 @@ class TransferRun:
     timeouts: tuple
 
 
+@checked(size_bytes=_check_size)
 def serial_time(size_bytes, serial_rate):
     """Time to send *size_bytes* over the serial line (10 line bits per byte).
 
@@ -172,6 +191,8 @@ def serial_time(size_bytes, serial_rate):
     return size_bytes * SERIAL_BITS_PER_BYTE / serial_rate
 
 
+@checked(queued=_args.nonnegative_int)
+@finite_result
 def ideal_rtt(serial_rate, serial_delay, queued=1):
     """The thesis's 'ideal' RTT: one data packet waiting plus its own and the ACK's.
 
@@ -207,6 +228,7 @@ def ideal_rtt(serial_rate, serial_delay, queued=1):
     return 2.0 * serial_delay + (1 + queued) * data + serial_time(ACK_BYTES, serial_rate)
 
 
+@checked(flows=_args.choice((1, 2)))
 def build_testbed(serial_rate=38.4e3, serial_delay=0.08, loss=0.0, protocol="reno", flows=1,
             second_start=20.0, buffer=H2_BUFFER, min_rto=LINUX_MIN_RTO):
     """The Fig. 5.3 testbed: H1 -(Ethernet)- H2 -(serial line)- H3.
@@ -246,7 +268,9 @@ def build_testbed(serial_rate=38.4e3, serial_delay=0.08, loss=0.0, protocol="ren
     >>> s.links[1].rate, s.payload_bytes + s.header_bytes
     (92160.0, 152)
     """
-    check_positive("serial_rate", serial_rate)
+    if not math.isfinite(_args.positive("serial_rate", serial_rate) * 8.0):
+        raise ParameterError(f"serial_rate must be < {sys.float_info.max / 8:.3g} bit/s (the "
+                             f"line's rate in bits overflows), got {serial_rate!r}")
     check_nonnegative("serial_delay", serial_delay)
     loss = check_interval("loss", loss, 0.0, 1.0, closed="left", scalar=True)
     if flows not in (1, 2):
@@ -265,6 +289,7 @@ def build_testbed(serial_rate=38.4e3, serial_delay=0.08, loss=0.0, protocol="ren
                      f"{serial_delay * 1e3:g} ms, packet error ratio {loss:g}"))
 
 
+@checked(scenario=_args.scenario, transfer_bytes=_check_transfer)
 def transfer_times(scenario, duration, seed=0, transfer_bytes=TRANSFER_BYTES,
                    sample_interval=0.005):
     """Run *scenario* and read each flow's transfer of *transfer_bytes*.
@@ -310,6 +335,7 @@ def transfer_times(scenario, duration, seed=0, transfer_bytes=TRANSFER_BYTES,
                        tuple(f.timeouts for f in result.flows))
 
 
+@checked(duration=_args.optional(_args.positive))
 def lossless_transfer(protocol, serial_rate, serial_delay, buffer=H2_BUFFER, duration=None):
     """§5.4.1's first set: one 100,000-byte transfer over a lossless line.
 
@@ -338,6 +364,7 @@ def lossless_transfer(protocol, serial_rate, serial_delay, buffer=H2_BUFFER, dur
     return transfer_times(scenario, duration)
 
 
+@checked()
 def two_connections(protocol, serial_rate=38.4e3, serial_delay=0.18, second_start=20.0,
                     buffer=H2_BUFFER, duration=400.0):
     """§5.4.1's second set: H1-H3 from 0 s, H2-H3 from *second_start*.
@@ -356,6 +383,7 @@ def two_connections(protocol, serial_rate=38.4e3, serial_delay=0.18, second_star
     return transfer_times(scenario, duration)
 
 
+@checked()
 def lossy_transfer(protocol, serial_delay, loss, seeds=(0, 1, 2, 3, 4), serial_rate=38.4e3,
                    buffer=H2_BUFFER, duration=900.0):
     """§5.4.2: 100,000 bytes over a line with random packet errors, several seeds.
@@ -433,7 +461,7 @@ def lcg_sequence(n, a=LCG_A, c=LCG_C, m=LCG_M, x0=LCG_X0, block=1 << 16):
         raise ParameterError(f"m must be in 2..2**31 - 1 (exact int64 products), got {m!r}")
     if not (0 <= a < m and 0 <= c < m and 0 <= x0 < m):
         raise ParameterError(f"a, c, x0 must be in [0, m), got a={a}, c={c}, x0={x0}")
-    block = check_positive_int("block", block)
+    block = check_positive_int("block", block, maximum=MAX_BLOCK)
     # x_{k+j} = A_j x_k + C_j (mod m) with A_j = a^j, C_j = c (a^j - 1)/(a - 1)
     A = np.empty(block, dtype=np.int64)
     C = np.empty(block, dtype=np.int64)
@@ -506,6 +534,11 @@ def lcg_period(a=LCG_A, m=LCG_M):
     for name, v in (("a", a), ("m", m)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 2:
             raise ParameterError(f"{name} must be an integer >= 2, got {v!r}")
+    if m >= 2**31:
+        raise ParameterError(f"m must be <= 2**31 - 1 (trial division of m - 1 stays short), "
+                             f"got {m!r}")
+    if a >= m:
+        raise ParameterError(f"a must be in [2, m={m}), got {a!r}")
     if pow(a, m - 1, m) != 1:
         raise ParameterError(f"m must be a prime not dividing a (a^(m-1) = 1 mod m), got m={m}")
     order = m - 1

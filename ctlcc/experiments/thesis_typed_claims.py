@@ -19,7 +19,10 @@ import math
 
 import numpy as np
 
+from .._validation import check_finite
 from ..errors import ParameterError
+from . import _args
+from ._args import checked
 from ..sim import run, scenarios
 from .thesis import NS2_PACKETS, packet_burst_channel
 
@@ -58,8 +61,12 @@ def overflow_windows(time, window, overflow_times, after=0.0, gap=1.0):
     >>> overflow_windows(t, w, np.array([2.0, 2.1, 6.0]), gap=1.0).tolist()
     [3.0, 7.0]
     """
-    time, window = np.asarray(time, dtype=float), np.asarray(window, dtype=float)
-    drops = np.asarray(overflow_times, dtype=float)
+    time, window = _args.series("time", time, "window", window)
+    drops = check_finite("overflow_times", overflow_times)
+    if drops.ndim != 1:
+        raise ParameterError(f"overflow_times must be a 1-D array, got shape {drops.shape}")
+    after = _args.nonnegative("after", after)
+    gap = _args.positive("gap", gap)
     drops = np.sort(drops[drops >= after])
     if drops.size == 0:
         return np.zeros(0)
@@ -91,7 +98,11 @@ def stalls(time, delivered, t0, t1, gap=STALL_GAP):
     >>> stalls(t, d, 0.0, 9.9)
     1
     """
-    time, delivered = np.asarray(time, dtype=float), np.asarray(delivered, dtype=float)
+    time, delivered = _args.series("time", time, "delivered", delivered)
+    t0, t1 = _args.finite("t0", t0), _args.finite("t1", t1)
+    if not t0 <= t1:
+        raise ParameterError(f"t1 must be >= t0={t0!r}, got {t1!r}")
+    gap = _args.positive("gap", gap)
     inside = (time >= t0) & (time <= t1)
     t, d = time[inside], delivered[inside]
     if t.size < 2:
@@ -101,6 +112,7 @@ def stalls(time, delivered, t0, t1, gap=STALL_GAP):
     return int(np.sum(np.diff(moves) >= gap))
 
 
+@checked(after=_args.nonnegative)
 def insufficient_buffer_overflow_window(duration=30.0, after=5.0):
     """Reno's window at each overflow of the 4-packet buffer (thesis Fig. 3.11(a)).
 
@@ -121,6 +133,8 @@ def insufficient_buffer_overflow_window(duration=30.0, after=5.0):
     ----------
     Xu (2002), §3.5.1.2, Fig. 3.11(a).
     """
+    if not after < duration:
+        raise ParameterError(f"after must be < duration={duration!r}, got {after!r}")
     sc = scenarios.preset("thesis_fig3_7_insufficient", protocol="reno", **NS2_PACKETS)
     r = run(sc, duration, trace=True, sample_interval=0.002, progress=False)
     tr = r.traces
@@ -132,6 +146,7 @@ def insufficient_buffer_overflow_window(duration=30.0, after=5.0):
     return dict(value=float(np.median(w)), windows=tuple(float(x) for x in w), sem=0.0)
 
 
+@checked()
 def bursty_single_run_values(seeds=tuple(range(10)), duration=400.0, mean_burst=8.0,
                              loss_ratio=1e-2, first=2001, last=10000):
     """Start and end times and Reno's stalls of the bursty-loss runs (Figs. 4.16-4.17).

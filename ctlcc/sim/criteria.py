@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_nonnegative, check_positive
+from .._validation import _as_float, check_finite, check_nonnegative, check_positive
 from ..errors import ParameterError
 
 __all__ = ["CRITERIA", "UnknownCriterionError", "PrimoCriteria", "five_criteria",
@@ -193,9 +193,9 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
     >>> [round(c[k], 6) for k in c.keys()]
     [100.0, 100.0, 100.0, 80.0, 50.0]
     """
-    time = np.asarray(time, dtype=float)
-    sent = np.asarray(sent, dtype=float)
-    delivered = np.asarray(delivered, dtype=float)
+    time = check_finite("time", time)
+    sent = check_finite("sent", sent)
+    delivered = check_finite("delivered", delivered)
     if time.ndim != 1 or time.size < 3:
         raise ParameterError(f"time must be a 1-d array of at least 3 instants, got shape "
                              f"{time.shape}")
@@ -208,7 +208,8 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
     step = np.diff(time)
     period = float(step[0])
     if period <= 0 or not np.allclose(step, period, rtol=1e-6, atol=1e-12):
-        raise ParameterError("time must be equally spaced and increasing")
+        raise ParameterError(f"time must be equally spaced and increasing, got steps from "
+                             f"{step.min():g} to {step.max():g} s")
     sent_total = _per_flow("sent_total", sent_total, n)
     lost_total = _per_flow("lost_total", lost_total, n)
     check_nonnegative("sent_total", sent_total)
@@ -219,8 +220,8 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
             f"flow(s) {never.tolist()} never sent a packet: their criteria are undefined")
     if np.any(lost_total > sent_total):
         raise ParameterError("lost_total must not exceed sent_total for any flow")
-    capacity = check_positive("capacity", capacity)
-    warmup = check_nonnegative("warmup", warmup)
+    capacity = check_positive("capacity", capacity, scalar=True)
+    warmup = check_nonnegative("warmup", warmup, scalar=True)
     if interval is None:
         interval = period
     interval = check_positive("interval", interval, scalar=True)
@@ -233,8 +234,19 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
     if stride < 1 or abs(ratio - stride) > _GRID_TOLERANCE * max(1.0, ratio):
         raise ParameterError(f"interval must be a multiple of the samples' period "
                              f"{period:g} s, got {interval!r}")
+    if warmup >= end:
+        raise ParameterError(f"warmup must leave at least two {interval:g}-s intervals (trace "
+                             f"ends at {end:g} s): shorten the warm-up or run longer; got "
+                             f"warmup={warmup:g} s")
     starts = np.zeros(n) if starts is None else _per_flow("starts", starts, n)
-    stops = np.full(n, end) if stops is None else np.minimum(_per_flow("stops", stops, n), end)
+    stops = np.full(n, end) if stops is None else \
+        np.minimum(_per_flow("stops", stops, n, allow_inf=True), end)
+    if np.any(stops <= starts):
+        raise ParameterError(f"stops must be after starts for every flow, got starts="
+                             f"{starts.tolist()} and stops={stops.tolist()}")
+    if crossing is not None and np.asarray(crossing).dtype != bool:
+        raise ParameterError(f"crossing must be {n} booleans with at least one True, "
+                             f"got {crossing!r}")
     crossing = np.ones(n, dtype=bool) if crossing is None else np.asarray(crossing, dtype=bool)
     if crossing.shape != (n,) or not crossing.any():
         raise ParameterError(f"crossing must be {n} booleans with at least one True, "
@@ -342,8 +354,14 @@ def _stability(cv):
     return float(np.mean(100.0 * np.clip(1.0 - cv, 0.0, None)))
 
 
-def _per_flow(name, value, n):
-    arr = np.asarray(value, dtype=float)
+def _per_flow(name, value, n, allow_inf=False):
+    if allow_inf:   # stops: +inf is a flow that never stops; NaN and -inf are refused
+        arr = _as_float(name, value)
+        if np.any(np.isnan(arr) | (arr == -np.inf)):
+            raise ParameterError(f"{name} must hold real numbers or +inf (never stops), got "
+                                 f"{arr.tolist()}")
+    else:
+        arr = check_finite(name, value)
     if arr.shape != (n,):
         raise ParameterError(f"{name} must hold one value per flow ({n}), got shape {arr.shape}")
     return arr

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._validation import check_choice, check_interval, check_positive, check_sequence
+from ..errors import ParameterError
 from ..laws.stpd_fuzzy import FuzzySupervisor, default_config
 from ..references import cite
 from . import scenarios as S
@@ -67,11 +69,17 @@ _RATE = 1.5e6  # the thesis' bottleneck [bit/s]
 
 def reading_spec(gains="fuzzy", **options):
     """The Stpd spec of one reading (gains named as in :data:`GAIN_CHOICES`)."""
+    _check_gains(gains)
     return Stpd(gains=GAIN_CHOICES[gains](), **options)
 
 
 def fig4_8(sender, loss, seeds, duration):
     """Normalised goodput (payload / 1.5 Mb/s) on Fig. 4.7's path, per seed. [1]"""
+    _check_sender(sender)
+    if loss is not None:
+        check_interval("loss", loss, 0.0, 1.0, closed="left", scalar=True)
+    seeds = _check_seeds(seeds, 1)
+    check_positive("duration", duration, scalar=True)
     out = []
     for seed in seeds:
         scenario = S.thesis_fig4_7(protocol=sender, loss=loss, header_bytes=0)
@@ -82,12 +90,17 @@ def fig4_8(sender, loss, seeds, duration):
 
 def geo(sender):
     """In-order segments delivered in 60 s on Fig. 4.18's path (packets 2000-2001 lost)."""
+    _check_sender(sender)
     return run(S.thesis_fig4_18(protocol=sender, header_bytes=0), 60.0,
                progress=False).flows[0].delivered_unique
 
 
 def evaluate(seeds=(0, 1, 2), duration=100.0, readings=None):
     """One row per reading: Fig. 4.8 at 1e-2 and 1e-1 (mean, std) and the GEO difference."""
+    seeds = _check_seeds(seeds, 2)   # a standard deviation needs two seeds
+    check_positive("duration", duration, scalar=True)
+    if readings is not None:
+        check_sequence("readings", readings, _check_reading)
     reno_geo = geo(Reno())
     rows = []
     names = list(READINGS)
@@ -115,6 +128,42 @@ def evaluate(seeds=(0, 1, 2), duration=100.0, readings=None):
                      "fig4_8_p1e-3": c.mean(), "fig4_8_p1e-3_std": c.std(ddof=1),
                      "lossless": float(lossless)})
     return rows
+
+
+def _check_gains(gains):
+    if not isinstance(gains, str) or gains not in GAIN_CHOICES:
+        raise ParameterError(f"gains must be one of {', '.join(map(repr, GAIN_CHOICES))}; "
+                             f"got {gains!r}")
+
+
+def _check_sender(sender):
+    from .senders import SenderSpec
+
+    if not isinstance(sender, (str, SenderSpec)):
+        raise ParameterError(f"sender must be a sender spec (e.g. reading_spec()) or a protocol "
+                             f"name, got {type(sender).__name__} {sender!r}")
+
+
+def _seed(name, seed):
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ParameterError(f"{name} must be an integer >= 0, got {seed!r}")
+    return seed
+
+
+def _check_seeds(seeds, least):
+    seeds = check_sequence("seeds", seeds, _seed, min_length=least)
+    if len(set(seeds)) != len(seeds):
+        raise ParameterError(f"seeds must not repeat a seed, got {seeds!r}")
+    return seeds
+
+
+def _check_reading(name, combo):
+    if not isinstance(combo, dict) or set(combo) != set(READINGS):
+        raise ParameterError(f"{name} must be a dict with the keys {sorted(READINGS)}, got "
+                             f"{combo!r}")
+    for key, options in READINGS.items():
+        check_choice(f"{name}[{key!r}]", combo[key], options)
+    return combo
 
 
 def score(row):

@@ -19,12 +19,18 @@ import shutil
 from pathlib import Path
 from urllib.parse import quote
 
+from .._validation import check_instance, check_sequence
 from ..claims import VERDICTS
+from ..errors import ParameterError
 from ..references import REFERENCES
 
 __all__ = ["write_site", "evidence_links", "summary_figure"]
 
 _HERE = Path(__file__).resolve().parent
+#: What the index page shows of a run (ctlcc.report builds it).
+_PROVENANCE = ("command", "ctlcc_version", "date", "git_commit", "jobs", "matplotlib", "numpy",
+               "platform", "python", "seconds", "seeds")
+
 #: Pages and assets every site has besides the section pages.
 _STATIC = ("site.css", "site.js")
 
@@ -48,7 +54,16 @@ def write_site(out, sections, ledger, provenance, options):
         File names written (relative to *out*).
     """
     import jinja2
+    from ..report import SectionResult
 
+    _check_common(out, ledger, options)
+    check_sequence("sections", sections,
+                   lambda name, x: check_instance(name, x, SectionResult), min_length=0)
+    check_instance("provenance", provenance, dict)
+    missing = sorted(set(_PROVENANCE) - set(provenance))
+    if missing:
+        raise ParameterError(f"provenance must have the keys {', '.join(_PROVENANCE)}; got "
+                             f"{sorted(provenance)} (missing {missing})")
     out = Path(out)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_HERE / "templates")),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
@@ -117,6 +132,12 @@ def evidence_links(evidence, items):
         ``text``, ``href`` (None for code references), ``image`` (a figure's
         picture, or None).
     """
+    check_instance("evidence", evidence, str)
+    check_instance("items", items, dict)
+    for key, value in items.items():
+        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict)):
+            raise ParameterError(f"items must map a report item's name to (section name, item "
+                                 f"dict), got {key!r}: {value!r}")
     parts = []
     for token in filter(None, (t.strip() for t in evidence.split(";"))):
         stem = token.rsplit(".", 1)[0] if token.endswith((".png", ".pdf", ".svg")) else token
@@ -141,6 +162,7 @@ def summary_figure(ledger, out, options):
     from ..plots import new_figure
     from ..plots.styles import context
 
+    _check_common(out, ledger, options)
     counts = ledger.counts("paper")
     if not counts:
         return []
@@ -190,6 +212,39 @@ def summary_figure(ledger, out, options):
 
 
 # --- private helpers ----------------------------------------------------------------------
+
+def _check_common(out, ledger, options):
+    """The report folder, the ledger and the run's options (formats, dpi, style)."""
+    import os
+
+    from ..ledger import Ledger
+    from ..report import FORMATS, STYLES
+
+    if not isinstance(out, (str, os.PathLike)) or not str(os.fspath(out)).strip():
+        raise ParameterError(f"out must be the report folder (str or path-like), got "
+                             f"{type(out).__name__} {out!r}")
+    if not Path(out).is_dir():
+        raise ParameterError(f"out must be an existing folder, got {str(out)!r}")
+    check_instance("ledger", ledger, Ledger)
+    check_instance("options", options, dict)
+    unknown = sorted(set(options) - {"formats", "dpi", "style"})
+    if unknown:
+        raise ParameterError(f"options must have keys of 'formats', 'dpi', 'style'; got "
+                             f"unknown {unknown}")
+    formats = options.get("formats", ("png",))
+    if isinstance(formats, str) or not isinstance(formats, (list, tuple)) or not formats or \
+            any(f not in FORMATS for f in formats if isinstance(f, str)) or \
+            not all(isinstance(f, str) for f in formats):
+        raise ParameterError(f"options['formats'] must list formats of {', '.join(FORMATS)}, "
+                             f"got {formats!r}")
+    dpi = options.get("dpi", 150)
+    if isinstance(dpi, bool) or not isinstance(dpi, int) or not 30 <= dpi <= 1200:
+        raise ParameterError(f"options['dpi'] must be an integer in [30, 1200]; got {dpi!r}")
+    style = options.get("style", "paper")
+    if not isinstance(style, str) or style not in STYLES:
+        raise ParameterError(f"options['style'] must be one of {', '.join(STYLES)}; "
+                             f"got {style!r}")
+
 
 def _claim_view(claim, source, items):
     row = claim.as_row()

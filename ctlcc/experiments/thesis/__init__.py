@@ -52,6 +52,7 @@ from functools import lru_cache
 
 from ...claims.registry import provider
 from ...errors import ParameterError
+from .._args import checked
 from ._common import (EXPERIMENTS, FULL, NS2_PACKETS, PUBLISHED_FILE, QUICK, SECTION, ThesisRun,
                       published)
 from .single_flow import BufferDimensionResult, buffer_dimension
@@ -90,6 +91,7 @@ __all__ = [
 ]
 
 
+@checked()
 @lru_cache(maxsize=2)
 def run_all(quick=True, newreno=True):
     """Every experiment with the report's (quick) or the long settings.
@@ -115,6 +117,7 @@ def run_all(quick=True, newreno=True):
             for name, e in EXPERIMENTS.items() if not e.report_only}
 
 
+@checked()
 def claims(results=None, quick=True):
     """The thesis' simulation claims, judged on ctlcc's engine.
 
@@ -140,8 +143,8 @@ def claims(results=None, quick=True):
     results = run_all(quick) if results is None else results
     unknown = set(results) - set(EXPERIMENTS)
     if unknown:
-        raise ParameterError(f"results has unknown experiments {sorted(unknown)}; "
-                             f"expected keys of {sorted(EXPERIMENTS)}")
+        raise ParameterError(f"results must have keys of {sorted(EXPERIMENTS)}; got unknown "
+                             f"experiments {sorted(unknown)}")
     return paper_claims("stpd", results, section=SECTION)
 
 

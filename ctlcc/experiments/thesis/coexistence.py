@@ -23,6 +23,8 @@ from ...references import cite
 from ...sim import scenarios
 from ...sim.scenarios import Bernoulli
 from ..._validation import check_positive
+from .. import _args
+from .._args import checked
 from ._common import (FULL, NS2_PACKETS, QUICK, ThesisRun, _check_seeds, _ev, _run, experiment,
                       thesis_unit)
 
@@ -78,6 +80,7 @@ class MixedRenoResult:
     settle: float = 2.0
 
 
+@checked(protocols=_args.protocol_list, loss=_args.optional_loss)
 def fig6_1(protocols=("reno", "stpd"), starts=(0.0, 5.0), buffer=20, loss=None,
            loss_link="R1R2", **options):
     """Thesis Fig. 6.1: Reno and ST-PD connections sharing R1-R2.
@@ -132,6 +135,7 @@ def fig6_1(protocols=("reno", "stpd"), starts=(0.0, 5.0), buffer=20, loss=None,
 
 
 @experiment(quick={"seeds": QUICK["mixed_seeds"]}, full={"seeds": FULL["mixed_seeds"]})
+@checked()
 def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settle=2.0,
                bin_width=0.5):
     """Figs. 6.2-6.6: ST-PD sharing a bottleneck queue with Reno.

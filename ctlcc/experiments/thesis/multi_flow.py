@@ -28,6 +28,7 @@ from ...references import cite
 from ...sim import jain_index, scenarios
 from ...sim.scenarios import Flow, Link, Scenario
 from ...sim.senders import Poisson
+from .._args import checked
 from ._common import (NS2_PACKETS, _base_rtt, _check_times, _ev, _fraction_within, _run,
                       _seconds, experiment, thesis_unit)
 
@@ -83,6 +84,7 @@ class FixedBottleneckResult:
 
 
 @experiment()
+@checked()
 def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0, buffer=20,
                      settle=2.0, bin_width=0.5, band=0.2, window=2.0):
     """Figs. 3.15-3.17: three connections join and leave one bottleneck.
@@ -233,6 +235,7 @@ class MovingBottleneckResult:
 
 
 @experiment()
+@checked()
 def moving_bottleneck(protocols=("stpd", "reno"), duration=60.0, seed=0, settle=2.0,
                       bin_width=0.5):
     """Figs. 3.19-3.20: S1D1's bottleneck moves from R1 (S2D2) to R2 (S3D3).
@@ -372,6 +375,7 @@ class TelnetResult:
     runs: dict = field(repr=False)
 
 
+@checked()
 def fig3_21(protocol="reno", buffer=40, telnet_rate=2.0, **options):
     """Thesis Fig. 3.21: FTP and Telnet over a quarter-T1 (384 kb/s) link.
 
@@ -413,6 +417,7 @@ def fig3_21(protocol="reno", buffer=40, telnet_rate=2.0, **options):
 
 
 @experiment()
+@checked()
 def telnet_delay(protocols=("stpd", "reno"), duration=50.0, seed=0, buffer=40,
                  telnet_rate=2.0, warmup=5.0):
     """Figs. 3.22-3.24: Telnet's round-trip time beside an FTP transfer.

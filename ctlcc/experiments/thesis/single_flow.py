@@ -18,6 +18,7 @@ import numpy as np
 
 from ...claims.registry import Measurement
 from ...sim import scenarios
+from .._args import checked
 from ._common import (NS2_PACKETS, _bdp, _check_times, _ev, _fraction_within, _run, experiment,
                       thesis_unit)
 
@@ -54,6 +55,7 @@ class BufferDimensionResult:
 
 
 @experiment()
+@checked()
 def buffer_dimension(protocols=("reno", "stpd"), buffers=(14, 4), duration=30.0, seed=0,
                      warmup=5.0, bin_width=0.5):
     """Figs. 3.8-3.13: Reno and ST-PD with a sufficient and insufficient buffer.

@@ -29,6 +29,7 @@ from ...claims.registry import Measurement
 from ...errors import ParameterError
 from ...sim import scenarios
 from ...sim.scenarios import GilbertElliott, PacketList
+from .._args import checked
 from ._common import (FULL, NS2_PACKETS, QUICK, _base_rtt, _bdp, _check_seeds, _crossing, _ev,
                       _run, experiment, thesis_unit)
 
@@ -84,6 +85,7 @@ class LossSweepResult:
 
 @experiment(quick={"seeds": QUICK["loss_seeds"], "duration": QUICK["loss_duration"]},
             full={"seeds": FULL["loss_seeds"], "duration": FULL["loss_duration"]}, newreno=True)
+@checked()
 def uniform_loss(protocols=("tahoe", "reno", "vegas", "stpd"), losses=LOSS_GRID,
                  seeds=(0, 1, 2), duration=100.0, trace_loss=1e-2, buffer=30):
     """Figs. 4.8-4.12: normalised throughput against uniform wireless loss.
@@ -290,6 +292,7 @@ class BurstyLossResult:
     stalls: np.ndarray = None
 
 
+@checked()
 def packet_burst_channel(mean_burst, loss_ratio, packets, seed=0):
     """Two-state error channel counted in packets, as a packet list.
 
@@ -331,6 +334,11 @@ def packet_burst_channel(mean_burst, loss_ratio, packets, seed=0):
         raise ParameterError(f"mean_burst must be >= 1 [packets], got {mean_burst!r}")
     check_interval("loss_ratio", loss_ratio, 0.0, 1.0)
     packets = check_positive_int("packets", packets)
+    if mean_burst * (1 - loss_ratio) / loss_ratio < 1:
+        raise ParameterError(
+            f"loss_ratio must be <= mean_burst / (1 + mean_burst) = "
+            f"{mean_burst / (1 + mean_burst):.6g} (a good run lasts at least one packet), "
+            f"got {loss_ratio!r} with mean_burst={mean_burst!r}")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     mean_good = mean_burst * (1 - loss_ratio) / loss_ratio
     lost, position = [], 0
@@ -347,6 +355,7 @@ def packet_burst_channel(mean_burst, loss_ratio, packets, seed=0):
 @experiment("bursty_loss_time", report_only=True,
             quick={"seeds": QUICK["bursty_seeds"], "duration": QUICK["bursty_duration"],
                    "channel": "time"})
+@checked(hashable=True)
 @lru_cache(maxsize=4)
 def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), duration=400.0,
                 mean_burst=8.0, loss_ratio=1e-2, buffer=30, first=2001, last=10000,
@@ -545,6 +554,7 @@ class GeoBurstResult:
 
 
 @experiment(newreno=True)
+@checked()
 def geo_burst(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0, bin_width=1.0):
     """Figs. 4.19-4.22: one burst corrupts packets 2000 and 2001 on a GEO T1.
 
