@@ -149,7 +149,9 @@ def test_every_number_of_section_4_is_a_record(quick):
         "cbraa-fig3-rtt-120-sim", "cbraa-fig4-rtt-120-sim", "cbraa-fig5-rtt-120-sim",
         "cbraa-fig6-rtt-tcp-70-sim", "cbraa-fig6-rtt-cbraa-short-70-sim",
         "cbraa-fig6-rtt-cbraa-long-220-sim", "cbraa-fig5-cbraa-below-tcp-sim",
-        "cbraa-fig5-almost-same-share-sim"}
+        "cbraa-fig5-almost-same-share-sim",
+        # ctlcc.claims.cbraa_more_findings: Fig. 6's "close to ideal", §4.3's TCP share
+        "cbraa-fig6-close-to-ideal-sim", "cbraa-s4.3-tcp-below-fair-share-sim"}
     assert claims["cbraa-fig3-smoothness-sim"].verdict == "reproduced"
     # 116 kbyte/s printed to the kbyte/s: ctlcc's CBRAA takes more than its share
     assert claims["cbraa-fig5-equidistant-sim"].verdict == "differs"
