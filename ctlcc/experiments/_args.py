@@ -107,13 +107,19 @@ def buffers(name, value):
     return check_sequence(name, value, buffer)
 
 
+def _bounded_count(name, value, maximum, why):
+    """An integer in [1, *maximum*]; above it, the message says *why* the bound exists."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) \
+            and value > maximum:
+        raise ParameterError(f"{name} must be an integer >= 1 and <= {maximum} ({why}), "
+                             f"got {value!r}")
+    return check_positive_int(name, value, maximum)
+
+
 def packet_index(name, value):
     """A packet count or index: an integer in [1, MAX_PACKETS]."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) \
-            and value > MAX_PACKETS:
-        raise ParameterError(f"{name} must be an integer >= 1 and <= {MAX_PACKETS} (MAX_PACKETS:"
-                             f" 2**32 packets are beyond what memory holds), got {value!r}")
-    return check_positive_int(name, value, MAX_PACKETS)
+    return _bounded_count(name, value, MAX_PACKETS,
+                          "MAX_PACKETS: 2**32 packets are beyond what memory holds")
 
 
 def optional_loss(name, value):
@@ -162,11 +168,7 @@ def count(name, value):
     """A number of flows: an integer in [1, MAX_FLOWS] (the scenario builders' bound)."""
     from ..sim.scenarios import MAX_FLOWS
 
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) \
-            and value > MAX_FLOWS:
-        raise ParameterError(f"{name} must be an integer >= 1 and <= {MAX_FLOWS} (MAX_FLOWS: "
-                             f"the flows one scenario holds), got {value!r}")
-    return check_positive_int(name, value, MAX_FLOWS)
+    return _bounded_count(name, value, MAX_FLOWS, "MAX_FLOWS: the flows one scenario holds")
 
 
 def counts(name, value):
