@@ -1089,6 +1089,27 @@ MODULE_CASES += [
 MODULE_EXEMPT += [(xaqm.AqmCheck, _RESULT), (xaqm.BehindAqm, _RESULT),
                   (xaqm.default_checks, "no arguments: hollot_checks with its defaults")]
 
+# --------------------------------------------------------------------------- experiments.baselines
+from ctlcc.experiments import baselines as xbase  # noqa: E402
+
+MODULE_CASES += [
+    _experiment("experiments.baselines.thesis_comparisons", xbase.thesis_comparisons,
+                kinds=dict(quick="bool")),
+    _experiment("experiments.baselines.primo_criteria", xbase.primo_criteria,
+                kinds=dict(quick="bool")),
+    _experiment("experiments.baselines.sharing", xbase.sharing,
+                kinds=dict(pairs="skip", duration="pos", buffer="count", settle="nonneg"),
+                extra=(("duration within the settle window", dict(duration=6.0), RAISE,
+                        "duration"),
+                       ("pairs a str", dict(pairs="reno"), RAISE, "pairs"),
+                       ("a pair of one", dict(pairs=[("reno",)]), RAISE, "pairs[0]"),
+                       ("an unknown protocol", dict(pairs=[("reno", "nope")]), RAISE,
+                        "pairs[0][1]"),
+                       ("a repeated pair", dict(pairs=[("reno", "stpd")] * 2), RAISE, "pairs"),
+                       ("no pairs", dict(pairs=[]), RAISE, "pairs"))),
+]
+MODULE_EXEMPT += [(xbase.SharingResult, _RESULT)]
+
 # ----------------------------------------------------------------- experiments.thesis_typed_claims
 from ctlcc.experiments import thesis_typed_claims as xtyped  # noqa: E402
 

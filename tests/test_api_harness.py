@@ -42,6 +42,7 @@ PUBLIC_MODULES = (
     # the experiments (validation only: the engine is a sentinel), the site, the criteria
     "ctlcc.experiments.thesis", "ctlcc.experiments.primo", "ctlcc.experiments.sttp",
     "ctlcc.experiments.cbraa", "ctlcc.experiments.iftp", "ctlcc.experiments.aqm",
+    "ctlcc.experiments.baselines",
     "ctlcc.experiments.thesis_typed_claims", "ctlcc.experiments.thesis_testbed",
     "ctlcc.sim.criteria", "ctlcc.sim.stpd_readings", "ctlcc.site",
 )

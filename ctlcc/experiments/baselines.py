@@ -31,10 +31,12 @@ RFC 9438 (Xu, Ha, Rhee, Goel, Eggert 2023).
 
 from dataclasses import dataclass
 
-from .._validation import check_positive
+from ..errors import ParameterError
 from ..sim import run
+from . import _args
 from . import primo as primo_exp
 from . import thesis
+from ._args import checked
 
 __all__ = ["THESIS_PROTOCOLS", "PRIMO_PROTOCOLS", "SharingResult", "thesis_comparisons",
            "sharing", "primo_criteria"]
@@ -45,6 +47,7 @@ THESIS_PROTOCOLS = ("tahoe", "reno", "newreno", "vegas", "stpd", "cubic")
 PRIMO_PROTOCOLS = primo_exp.PAPER_PROTOCOLS + ("cubic",)
 
 
+@checked()
 def thesis_comparisons(quick=True):
     """The thesis's loss experiments with CUBIC added.
 
@@ -99,6 +102,7 @@ class SharingResult:
     buffer: int
 
 
+@checked(pairs=_args.distinct_of(_args.pair(_args.protocol)))
 def sharing(pairs=(("reno", "stpd"), ("cubic", "stpd"), ("reno", "cubic"), ("cubic", "cubic")),
             duration=20.0, buffer=20, settle=2.0):
     """§6's sharing (Fig. 6.1, no loss) with CUBIC as either connection.
@@ -122,8 +126,10 @@ def sharing(pairs=(("reno", "stpd"), ("cubic", "stpd"), ("reno", "cubic"), ("cub
     ----------
     Xu (2002), §6, Figs. 6.1-6.2.
     """
-    duration = check_positive("duration", duration)
     start = 5.0 + settle
+    if not duration > start:
+        raise ParameterError(f"duration must be > 5 + settle = {start!r} s (the window starts "
+                             f"settle seconds after the join at 5 s), got {duration!r}")
     shares, delivered = [], []
     for pair in pairs:
         scenario = thesis.fig6_1(tuple(pair), (0.0, 5.0), buffer)
@@ -139,6 +145,7 @@ def sharing(pairs=(("reno", "stpd"), ("cubic", "stpd"), ("reno", "cubic"), ("cub
                          float(duration), float(settle), int(buffer))
 
 
+@checked()
 def primo_criteria(quick=True):
     """Primo's five criteria along the §IV-B sweeps with CUBIC added.
 
