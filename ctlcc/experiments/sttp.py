@@ -85,7 +85,8 @@ TABLE3_FILE = "sttp_table3_experiment1.csv"
 CONFIGS = ("TCP Reno", "STTP 9:1", "STTP 5:5", "STTP 1:9")
 #: Experiment 1's protocols, by Table III's names.
 EXP1_PROTOCOLS = ("Reno", "Vegas", "STTP")
-#: Experiment 1's source counts (10, 20, ..., 200) and the report's reduced grid.
+#: Experiment 1's source counts (10, 20, ..., 200), which the report and the ledger run
+#: (Table III's cells are judged per count), and the reduced grid of ``run_all(quick=True)``.
 PAPER_COUNTS = tuple(range(10, 201, 10))
 QUICK_COUNTS = (10, 50, 100, 200)
 #: Table II run length, Experiment 1 run length. [s]
