@@ -4,6 +4,7 @@
     python scripts/update_readme.py                      # full report into a temp folder (minutes)
     python scripts/update_readme.py --from-report DIR    # from an earlier `ctlcc report --out DIR`
     python scripts/update_readme.py --analytic           # recompute the analytic claims (seconds)
+    python scripts/update_readme.py --sources thesis_sim,inventory   # recompute these sources only
     python scripts/update_readme.py --blocks-only        # README, docs/findings.md from docs/claims.csv
     python scripts/update_readme.py --check              # exit 1 if any of them is stale
 
@@ -56,6 +57,10 @@ def main(argv=None):
     group.add_argument("--analytic", action="store_true",
                        help="recompute the analytic ledger sources into docs/claims.csv, keep "
                             "the simulated rows, rewrite the README blocks")
+    group.add_argument("--sources", metavar="LIST",
+                       help="recompute only these ledger sources (comma-separated, as `ctlcc "
+                            "claims --source` names them; 'inventory' is added) into "
+                            "docs/claims.csv, keep the other rows, rewrite the README blocks")
     group.add_argument("--blocks-only", action="store_true",
                        help="only rewrite the README blocks from docs/claims.csv")
     group.add_argument("--check", action="store_true", help="exit 1 if the README is stale")
@@ -69,6 +74,15 @@ def main(argv=None):
         return 1 if stale else 0
     if args.analytic:
         refresh_analytic()
+    elif args.sources:
+        names = [n.strip() for n in args.sources.split(",") if n.strip()]
+        from ctlcc.ledger import source_names
+
+        unknown = sorted(set(names) - set(source_names()))
+        if unknown:
+            parser.error(f"--sources must name ledger sources ({', '.join(source_names())}); "
+                         f"got {', '.join(unknown)}")
+        refresh_analytic(tuple(dict.fromkeys(names + ["inventory"])))
     elif not args.blocks_only:
         if args.from_report:
             refresh_from_report(Path(args.from_report))
@@ -112,7 +126,10 @@ def refresh_from_report(report):
 
 
 def refresh_analytic(sources=("stpd", "bounds", "fluid", "inventory")):
-    """Recompute the fast ledger sources into the snapshot; keep the other sources' rows."""
+    """Recompute these ledger sources into the snapshot; keep the other sources' rows.
+
+    The default is the fast (analytic) sources; ``inventory`` belongs in any list, since
+    a new declared record takes its statement off the not-yet-checked rows."""
     import csv
     import io
 
