@@ -249,7 +249,9 @@ def _eq3_3_queue_estimate(res):
 def _overflow_cycles(res, protocol="reno"):
     lo = min(res.buffers)
     r = res.runs[(lo, protocol)]
-    return r, _episode_starts(r.overflow_times, res.warmup), 1.0 / _path()[1]
+    pt = 1.0 / _path()[1]
+    # one overflow's drops fall within a round trip with the buffer full
+    return r, _episode_starts(r.overflow_times, res.warmup, r.base_rtt[0] + lo * pt), pt
 
 
 def _path():
@@ -333,12 +335,12 @@ def _window_at_overflow(r, after, flow=0, gap=1.0):
 
 
 def _episode_starts(times, after=0.0, gap=1.0):
-    """First drop time of each drop episode (drops more than *gap* apart start one). [s]"""
+    """First drop time of each drop episode (drops less than *gap* apart form one). [s]"""
     t = np.sort(np.asarray(times, dtype=float))
     t = t[t >= after]
     if t.size == 0:
         return t
-    return t[np.concatenate([[True], np.diff(t) > gap])]
+    return t[np.concatenate([[True], np.diff(t) >= gap])]
 
 
 def _idle_per_cycle(time, delivered, starts, packet_time):
