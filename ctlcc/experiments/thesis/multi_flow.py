@@ -28,6 +28,7 @@ from ...references import cite
 from ...sim import jain_index, scenarios
 from ...sim.scenarios import Flow, Link, Scenario
 from ...sim.senders import Poisson
+from .. import _args
 from .._args import checked
 from ._common import (NS2_PACKETS, _base_rtt, _check_times, _ev, _fraction_within, _hops,
                       _run, _seconds, experiment, thesis_unit)
@@ -98,7 +99,8 @@ class FixedBottleneckResult:
 
 
 @experiment()
-@checked()
+@checked(episode_gap=_args.positive, sweep_protocols=_args.protocols,
+         sweep_buffers=_args.buffers)
 def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0, buffer=20,
                      settle=2.0, bin_width=0.5, band=0.2, window=2.0, episode_gap=0.25,
                      sweep_protocols=("vegas",), sweep_buffers=(4,)):
@@ -128,8 +130,9 @@ def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0,
         0.25 s, longer than the round trip with R1's 20 packets queued
         (0.164 s). [s]
     sweep_protocols : sequence of str
-        Protocols also run with each of *sweep_buffers* ("the achievable
-        throughput of TCP Vegas depends on the buffer size", §3.5.2.1).
+        Those of them that are among *protocols* are also run with each of
+        *sweep_buffers* ("the achievable throughput of TCP Vegas depends on
+        the buffer size", §3.5.2.1).
     sweep_buffers : sequence of int
         R1's buffers of the sweep; default the 4-packet "insufficient
         buffer" of §3.5.1.2 (the thesis names none for this sentence). [packets]
@@ -148,7 +151,6 @@ def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0,
                     (36.0, 48.0, (1, 2)), (48.0, 60.0, (2,))) if t1 <= duration)
     check_interval("band", band, 0.0, 1.0)
     window = check_positive("window", window)
-    episode_gap = check_positive("episode_gap", episode_gap)
     runs, jain, fair, overflow, sweep = {}, {}, {}, {}, {}
     for protocol in protocols:
         scenario = scenarios.preset("thesis_fig3_14", protocol=protocol, buffer=buffer,
@@ -163,9 +165,9 @@ def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0,
             for t0, t1, active in phases])
         fair[protocol] = np.array([_fair_time(r, t0, t1, active, 1.5e6, band, window)
                                    for t0, t1, active in phases])
-    for protocol in sweep_protocols:
+    for protocol in (p for p in sweep_protocols if p in runs):
         for b in sorted({int(buffer), *(int(x) for x in sweep_buffers)}):
-            if b == buffer and protocol in runs:
+            if b == buffer:
                 r = runs[protocol]
             else:
                 r = _run(scenarios.preset("thesis_fig3_14", protocol=protocol, buffer=b,
