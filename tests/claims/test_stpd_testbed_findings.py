@@ -61,3 +61,13 @@ def test_acf_against_numpy_and_by_hand():
 def test_every_declared_chapter5_record_has_this_module_as_unit():
     ids = {i for u in units() if u.module == F.__name__ for i in u.ids}
     assert len(ids) == 13 and all(i.startswith("stpd-ch5-") for i in ids)
+
+
+def test_agreement_counts_differences_on_the_reference_side():
+    from ctlcc.claims.stpd_testbed_findings import _agreement
+
+    # 3 of 5 positive (a zero is no ordering): 0.6; against a negative reference 1 of 5
+    assert _agreement([1.0, 2.0, 0.0, -3.0, 0.5]) == pytest.approx(0.6)
+    assert _agreement([1.0, 2.0, 0.0, -3.0, 0.5], reference=-1.0) == pytest.approx(0.2)
+    with pytest.raises(ValueError, match="signs"):
+        _agreement([])

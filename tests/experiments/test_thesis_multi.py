@@ -126,7 +126,7 @@ def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result)
     claims = thesis.claims({"fixed_bottleneck": fixed_result, "moving_bottleneck": moving_result,
                             "mixed_reno": mixed_result})
     ids = [c.id for c in claims]
-    assert len(ids) == len(set(ids)) == 3 + 4 + 4
+    assert len(ids) == len(set(ids)) == 7 + 5 + 4
     by_id = {c.id.split("-", 2)[2]: c for c in claims}
     assert by_id["fig6_2a_stpd_lower_share"].verdict == "reproduced"
     # 'ST-PD TCP is the only one that makes each connection reach its fair share swiftly',

@@ -28,9 +28,10 @@ from ...references import cite
 from ...sim import jain_index, scenarios
 from ...sim.scenarios import Flow, Link, Scenario
 from ...sim.senders import Poisson
+from .. import _args
 from .._args import checked
-from ._common import (NS2_PACKETS, _base_rtt, _check_times, _ev, _fraction_within, _run,
-                      _seconds, experiment, thesis_unit)
+from ._common import (NS2_PACKETS, _base_rtt, _check_times, _ev, _fraction_within, _hops,
+                      _run, _seconds, experiment, thesis_unit)
 
 __all__ = ["FixedBottleneckResult", "MovingBottleneckResult", "TelnetResult", "fig3_21",
            "fixed_bottleneck", "moving_bottleneck", "telnet_delay"]
@@ -68,6 +69,17 @@ class FixedBottleneckResult:
         Averaging window of the rates. [s]
     runs : dict
         ``{protocol: ThesisRun}``.
+    overflow_rate : dict
+        ``{protocol: ndarray (phases,)}`` overflow episodes at R1 per second
+        over each phase after *settle* (queue drops less than
+        *episode_gap* apart form one episode). [1/s]
+    episode_gap : float
+        [s]
+    sweep_rate : dict
+        ``{(protocol, buffer): float}`` all flows' in-order delivery rate
+        over [settle, duration] with R1's buffer set to *buffer*, for the
+        protocols and buffers of the sweep (the run's own buffer included).
+        [bit/s]
     """
 
     protocols: tuple
@@ -81,12 +93,17 @@ class FixedBottleneckResult:
     band: float
     window: float
     runs: dict = field(repr=False)
+    overflow_rate: dict = field(default_factory=dict)
+    episode_gap: float = 0.25
+    sweep_rate: dict = field(default_factory=dict)
 
 
 @experiment()
-@checked()
+@checked(episode_gap=_args.positive, sweep_protocols=_args.protocols,
+         sweep_buffers=_args.buffers)
 def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0, buffer=20,
-                     settle=2.0, bin_width=0.5, band=0.2, window=2.0):
+                     settle=2.0, bin_width=0.5, band=0.2, window=2.0, episode_gap=0.25,
+                     sweep_protocols=("vegas",), sweep_buffers=(4,)):
     """Figs. 3.15-3.17: three connections join and leave one bottleneck.
 
     Connection i is active over [12 i, 12 i + 36] s (thesis Fig. 3.14 and
@@ -108,6 +125,17 @@ def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0,
         "Reaches its fair share": within this fraction of C/n. [1]
     window : float
         Averaging window of the rates for *band*. [s]
+    episode_gap : float
+        Queue drops less than this apart are one overflow episode; default
+        0.25 s, longer than the round trip with R1's 20 packets queued
+        (0.164 s). [s]
+    sweep_protocols : sequence of str
+        Those of them that are among *protocols* are also run with each of
+        *sweep_buffers* ("the achievable throughput of TCP Vegas depends on
+        the buffer size", §3.5.2.1).
+    sweep_buffers : sequence of int
+        R1's buffers of the sweep; default the 4-packet "insufficient
+        buffer" of §3.5.1.2 (the thesis names none for this sentence). [packets]
 
     Returns
     -------
@@ -123,19 +151,32 @@ def fixed_bottleneck(protocols=("reno", "vegas", "stpd"), duration=60.0, seed=0,
                     (36.0, 48.0, (1, 2)), (48.0, 60.0, (2,))) if t1 <= duration)
     check_interval("band", band, 0.0, 1.0)
     window = check_positive("window", window)
-    runs, jain, fair = {}, {}, {}
+    runs, jain, fair, overflow, sweep = {}, {}, {}, {}, {}
     for protocol in protocols:
         scenario = scenarios.preset("thesis_fig3_14", protocol=protocol, buffer=buffer,
                                     **NS2_PACKETS)
         r = _run(scenario, duration, seed, bin_width, 0.01)
         runs[protocol] = r
+        overflow[protocol] = np.array([
+            _episode_count(r.overflow_times, t0 + settle, t1, episode_gap) / (t1 - t0 - settle)
+            for t0, t1, _ in phases])
         jain[protocol] = np.array([
             jain_index([r.rate_between(i, t0 + settle, t1) for i in active])
             for t0, t1, active in phases])
         fair[protocol] = np.array([_fair_time(r, t0, t1, active, 1.5e6, band, window)
                                    for t0, t1, active in phases])
+    for protocol in (p for p in sweep_protocols if p in runs):
+        for b in sorted({int(buffer), *(int(x) for x in sweep_buffers)}):
+            if b == buffer:
+                r = runs[protocol]
+            else:
+                r = _run(scenarios.preset("thesis_fig3_14", protocol=protocol, buffer=b,
+                                          **NS2_PACKETS), duration, seed, bin_width, 0.01)
+            sweep[(protocol, b)] = sum(r.rate_between(i, settle, duration)
+                                       for i in range(len(r.flow_names)))
     return FixedBottleneckResult(tuple(protocols), duration, seed, buffer, settle, phases,
-                                 jain, fair, float(band), window, runs)
+                                 jain, fair, float(band), window, runs, overflow,
+                                 float(episode_gap), sweep)
 
 
 # ledger: Figs. 3.16-3.17 (data/ledger_stpd.csv)
@@ -198,6 +239,87 @@ def _fig3_16_vegas_queue(res):
                        reason=f"share of the queue samples over 4-12 s (one connection) within "
                               f"0.5-3.5 packets; mean {q.mean():.2f}, range "
                               f"[{q.min():.0f}, {q.max():.0f}]")
+
+
+@thesis_unit("stpd-fig3.15-reno-overflows-more-with-n", needs="fixed_bottleneck",
+             evidence=_FIXED)
+def _fig3_15_reno_overflows(res):
+    if "reno" not in res.protocols or not res.overflow_rate:
+        return None
+    f = {}
+    for n in (1, 2, 3):
+        k = [i for i, (t0, t1, a) in enumerate(res.phases) if len(a) == n]
+        if not k:
+            return None
+        span = sum(res.phases[i][1] - res.phases[i][0] - res.settle for i in k)
+        f[n] = sum(res.overflow_rate["reno"][i] * (res.phases[i][1] - res.phases[i][0]
+                                                   - res.settle) for i in k) / span
+    steps = (f[2] - f[1], f[3] - f[2])
+    per = ", ".join(f"{res.phases[i][0]:g}-{res.phases[i][1]:g} s ({len(a)} "
+                    f"flow{'s' if len(a) > 1 else ''}) "
+                    f"{res.overflow_rate['reno'][i]:.2f}/s"
+                    for i, (_, _, a) in enumerate(res.phases))
+    return Measurement(
+        value=float(min(steps)),
+        reason=f"Reno's overflow episodes at R1 per second (drops less than "
+               f"{res.episode_gap:g} s apart form one; {res.settle:g} s after each join or "
+               f"leave left out): 1 flow {f[1]:.2f}, 2 flows {f[2]:.2f}, 3 flows {f[3]:.2f}; "
+               f"steps {steps[0]:+.2f}, {steps[1]:+.2f} (the smaller is the value); by phase: "
+               + per)
+
+
+@thesis_unit("stpd-fig3.16-vegas-queue-grows-with-n", needs="fixed_bottleneck",
+             evidence=_FIXED)
+def _fig3_16_vegas_queue_grows(res):
+    if "vegas" not in res.protocols or res.duration < 36.0:
+        return None
+    r = res.runs["vegas"]
+    q = [float(r.queue[(r.time >= a) & (r.time < b), 0].mean())
+         for a, b in ((4.0, 12.0), (14.0, 24.0), (26.0, 36.0))]
+    rises = (q[1] - q[0], q[2] - q[1])
+    return Measurement(value=float(min(rises)),
+                       reason=f"Vegas's mean queue at R1: {q[0]:.2f} (one connection, 4-12 s), "
+                              f"{q[1]:.2f} (two, 14-24 s), {q[2]:.2f} packets (three, 26-36 s); "
+                              f"rises {rises[0]:+.2f}, {rises[1]:+.2f} (the smaller is the value)")
+
+
+@thesis_unit("stpd-fig3.16-vegas-depends-on-buffer", needs="fixed_bottleneck",
+             evidence=_FIXED)
+def _fig3_16_vegas_buffer(res):
+    small = sorted(b for p, b in res.sweep_rate if p == "vegas" and b < res.buffer)
+    if ("vegas", res.buffer) not in res.sweep_rate or not small:
+        return None
+    big, lo = res.sweep_rate[("vegas", res.buffer)], res.sweep_rate[("vegas", small[0])]
+    other = ", ".join(f"{p} buffer {b}: {v / 1e6:.3f}" for (p, b), v in sorted(res.sweep_rate.items()))
+    return Measurement(value=(big - lo) / 1e6,
+                       reason=f"the Vegas connections' total delivery rate over "
+                              f"{res.settle:g}-{res.duration:g} s: {big / 1e6:.3f} Mb/s with R1's "
+                              f"{res.buffer}-packet buffer, {lo / 1e6:.3f} with {small[0]} "
+                              f"packets (sweep: {other} Mb/s)")
+
+
+@thesis_unit("stpd-fig3.17a-overshoots-subdued", needs="fixed_bottleneck", evidence=_FIXED)
+def _fig3_17a_overshoots(res):
+    if "stpd" not in res.protocols:
+        return None
+    r = res.runs["stpd"]
+    times, heights = [], []
+    for t0, t1, active in res.phases:
+        if t0 not in (12.0, 24.0):
+            continue
+        level = float(r.queue[(r.time >= t1 - 4.0) & (r.time < t1), 0].mean())
+        ends, m = _means(r.time, r.queue[:, 0], t0, t1, 0.5)
+        times.append(_subsided_after(ends, m, level, 1.0))
+        heights.append(float(np.nanmax(m) - level))
+    if len(times) < 2:
+        return None
+    return Measurement(
+        value=float(max(times)),
+        reason="seconds from the joins at 12 and 24 s until R1's queue (0.5-s means) stays "
+               "within one packet of the level of the phase's last 4 s: "
+               + ", ".join(_seconds(t) for t in times)
+               + "; overshoot heights above that level "
+               + ", ".join(f"{h:.1f}" for h in heights) + " packets")
 
 
 # --- §3.5.2.2 moving bottleneck (Figs. 3.18-3.20) ----------------------------------------
@@ -316,6 +438,17 @@ def _fig3_19_s3_full_speed(res):
                                         f"{res.s1_rate_late['stpd'] / 1e6:.3f} Mb/s")
 
 
+@thesis_unit("stpd-fig3.19b-s1-uses-rest", needs="moving_bottleneck", evidence=_MOVING)
+def _fig3_19b_s1_uses_rest(res):
+    if "stpd" not in res.protocols:
+        return None
+    s1, s3 = res.s1_rate_late["stpd"] / 1e6, res.s3_rate["stpd"] / 1e6
+    return Measurement(value=s1 + s3,
+                       reason=f"over {45 + res.settle:g}-60 s S1D1 {s1:.3f} + S3D3 {s3:.3f} Mb/s "
+                              f"on R2R3 (1.5 Mb/s); S1D1 against 1.5 - S3D3's = "
+                              f"{1.5 - s3:.3f} Mb/s")
+
+
 @thesis_unit("stpd-fig.3.20-fig3_20_reno_share", needs="moving_bottleneck",
              evidence=_MOVING)
 def _fig3_20_reno_share(res):
@@ -362,6 +495,18 @@ class TelnetResult:
         bounded by one packet time and left out).
     runs : dict
         ``{protocol: ThesisRun}``.
+    ftp_goodput : dict
+        ``{protocol: float}`` the FTP connection's in-order delivery rate
+        over [warmup, duration], whole packets. [bit/s]
+    ftp_stall : dict
+        ``{protocol: float}`` the FTP connection's longest span without an
+        in-order delivery after *warmup* (the flat steps of Fig. 3.24's
+        acknowledged sequence). [s]
+    rtt_queue : dict
+        ``{protocol: ndarray (m, 2)}`` (packets waiting at R1 when the packet
+        reached it [packets], its round-trip time [s]) of every FTP ACK
+        after *warmup*: the engine's own RTT samples beside the queue trace
+        (the Telnet source is open-loop and has none).
     """
 
     protocols: tuple
@@ -373,6 +518,9 @@ class TelnetResult:
     packet_time: float
     rtt: dict
     runs: dict = field(repr=False)
+    ftp_goodput: dict = field(default_factory=dict)
+    ftp_stall: dict = field(default_factory=dict)
+    rtt_queue: dict = field(default_factory=dict, repr=False)
 
 
 @checked()
@@ -446,7 +594,7 @@ def telnet_delay(protocols=("stpd", "reno"), duration=50.0, seed=0, buffer=40,
     Xu (2002), §3.5.3, Figs. 3.21-3.24.
     """
     duration, warmup = _check_times(duration, warmup)
-    runs, rtts = {}, {}
+    runs, rtts, goodput, stall, rq = {}, {}, {}, {}, {}
     base, packet_time = None, None
     for protocol in protocols:
         scenario = fig3_21(protocol, buffer, telnet_rate)
@@ -460,8 +608,15 @@ def telnet_delay(protocols=("stpd", "reno"), duration=50.0, seed=0, buffer=40,
         instants = np.sort(rng.uniform(warmup, duration, count))
         k = np.clip(np.searchsorted(r.time, instants, side="right") - 1, 0, r.time.size - 1)
         rtts[protocol] = np.column_stack([instants, base + r.queue[k, 0] * packet_time])
+        goodput[protocol] = r.rate_between(0, warmup, duration)
+        stall[protocol] = _longest_stall(r.time, r.delivered[:, 0], warmup)
+        first = _hops(scenario, scenario.flows[0].path)[0]
+        s = r.rtt[(r.rtt[:, 1] == 0) & (r.rtt[:, 0] >= warmup)]
+        arrive = s[:, 0] - s[:, 2] + scenario.data_bits / first.rate + first.delay
+        k = np.clip(np.searchsorted(r.time, arrive, side="right") - 1, 0, r.time.size - 1)
+        rq[protocol] = np.column_stack([r.queue[k, 0], s[:, 2]])
     return TelnetResult(tuple(protocols), duration, seed, buffer, telnet_rate, base,
-                        packet_time, rtts, runs)
+                        packet_time, rtts, runs, goodput, stall, rq)
 
 
 # ledger: Figs. 3.22-3.23 (data/ledger_stpd.csv)
@@ -499,6 +654,37 @@ def _fig3_22_stpd_queue(res):
                               f"{np.percentile(q, 99):.0f}, max {q.max():.0f}")
 
 
+@thesis_unit("stpd-fig3.23-rtt-proportional-to-queue", needs="telnet_delay",
+             evidence=_TELNET)
+def _fig3_23_rtt_proportional(res):
+    if "reno" not in res.protocols or not res.rtt_queue:
+        return None
+    q, rtt = res.rtt_queue["reno"][:, 0], res.rtt_queue["reno"][:, 1]
+    slope, icept = np.polyfit(q, rtt, 1)
+    corr = float(np.corrcoef(q, rtt)[0, 1])
+    return Measurement(
+        value=float(slope * 1e3),
+        reason=f"least-squares line of {rtt.size} FTP round trips on the packets waiting at R1 "
+               f"(Reno, {res.buffer}-packet buffer; queue {q.min():.0f}-{q.max():.0f}): slope "
+               f"{slope * 1e3:.2f} ms/packet (one packet time {res.packet_time * 1e3:.2f} ms), "
+               f"intercept {icept * 1e3:.1f} ms, correlation {corr:.4f}")
+
+
+@thesis_unit("stpd-fig3.24-ftp-goodput-not-compromised", needs="telnet_delay",
+             evidence=_TELNET)
+def _fig3_24_ftp_goodput(res):
+    if not all(p in res.protocols for p in ("stpd", "reno")) or not res.ftp_goodput:
+        return None
+    g, st = res.ftp_goodput, res.ftp_stall
+    w = res.runs["stpd"].duration
+    return Measurement(
+        value=(g["stpd"] - g["reno"]) / 1e3,
+        reason=f"FTP in-order delivery rate over 5-{w:g} s: ST-PD {g['stpd'] / 1e3:.1f}, Reno "
+               f"{g['reno'] / 1e3:.1f} kb/s (384 kb/s link, Telnet beside it)",
+        other_evidence=f"longest stall of in-order delivery after 5 s: ST-PD "
+                       f"{st['stpd']:.2f} s, Reno {st['reno']:.2f} s")
+
+
 @thesis_unit("stpd-fig.3.23-fig3_23_rtt_max", needs="telnet_delay", evidence=_TELNET)
 def _fig3_23_rtt_max(res):
     if "reno" not in res.protocols:
@@ -523,3 +709,51 @@ def _fair_time(r, t0, t1, active, capacity, band, window, step=0.1):
     bad = np.nonzero(~ok)[0]
     first = times[bad[-1] + 1] if bad.size else times[0]
     return float(first - t0)
+
+
+def _episode_count(times, t0, t1, gap):
+    """Drop episodes starting in [t0, t1) (drops less than *gap* apart form one)."""
+    t = np.sort(np.asarray(times, dtype=float))
+    if t.size == 0:
+        return 0
+    starts = t[np.concatenate([[True], np.diff(t) >= gap])]
+    return int(np.count_nonzero((starts >= t0) & (starts < t1)))
+
+
+def _means(time, x, t0, t1, width):
+    """Means of *x* over consecutive bins of *width* in [t0, t1): (bin ends, means)."""
+    edges = np.arange(t0, t1 + 1e-9, width)
+    idx = np.digitize(time, edges) - 1
+    ok = (time >= t0) & (time < edges[-1])
+    sums = np.bincount(idx[ok], weights=np.asarray(x, dtype=float)[ok], minlength=edges.size - 1)
+    counts = np.bincount(idx[ok], minlength=edges.size - 1)
+    with np.errstate(invalid="ignore"):
+        return edges[1:], sums / counts
+
+
+def _subsided_after(ends, means, level, band):
+    """Seconds from the first bin's start until *means* stays within *band* of *level*.
+
+    Measured to the end of the bin after the last one outside (0 if none is
+    outside, inf if the last one is).
+    """
+    out = np.abs(np.asarray(means) - level) > band
+    if not out.any():
+        return 0.0
+    last = int(np.nonzero(out)[0][-1])
+    if last == len(ends) - 1:
+        return math.inf
+    width = ends[1] - ends[0] if len(ends) > 1 else 0.0
+    return float(ends[last] - (ends[0] - width))
+
+
+def _longest_stall(time, delivered, after):
+    """Longest span after *after* over which *delivered* does not grow. [s]"""
+    sel = np.asarray(time) >= after
+    t, d = np.asarray(time)[sel], np.asarray(delivered)[sel]
+    if t.size < 2:
+        return 0.0
+    grow = np.nonzero(np.diff(d) > 0)[0] + 1           # samples at which d has grown
+    marks = np.concatenate([[0], grow, [t.size - 1]])
+    return float(np.max(np.diff(t[marks])))
+

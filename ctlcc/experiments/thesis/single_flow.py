@@ -19,8 +19,8 @@ import numpy as np
 from ...claims.registry import Measurement
 from ...sim import scenarios
 from .._args import checked
-from ._common import (NS2_PACKETS, _bdp, _check_times, _ev, _fraction_within, _run, experiment,
-                      thesis_unit)
+from ._common import (NS2_PACKETS, _bdp, _check_times, _ev, _fraction_within, _hops, _run,
+                      experiment, thesis_unit)
 
 __all__ = ["BufferDimensionResult", "buffer_dimension"]
 
@@ -224,6 +224,104 @@ def _fig3_12_stpd_queue(res):
                               f"{qb:.2f} (buffer {lo})")
 
 
+@thesis_unit("stpd-eq3.3-queue-estimate", needs="buffer_dimension", evidence=_BUFFER)
+def _eq3_3_queue_estimate(res):
+    hi = max(res.buffers)
+    present = [p for p in ("reno", "stpd") if p in res.protocols]
+    if not present:
+        return None
+    reach, rate = _path()
+    med = {}
+    for p in present:
+        err = _queue_estimate_error(res.runs[(hi, p)], rate, reach, res.warmup)
+        med[p] = (float(np.median(err)), float(np.percentile(err, 95)), err.size)
+    worst = max(med, key=lambda p: med[p][0])
+    return Measurement(
+        value=med[worst][0],
+        reason="median |(RTT - RTT_min) x C - waiting packets at R| after "
+               f"{res.warmup:g} s, buffer {hi}: " + ", ".join(
+                   f"{p} {m:.2f} (95th percentile {q95:.2f}, {n} ACKs)"
+                   for p, (m, q95, n) in med.items())
+               + f"; the value is {worst}'s. The estimate also counts the rest of the packet in "
+                 "service, which the waiting count leaves out")
+
+
+def _overflow_cycles(res, protocol="reno"):
+    lo = min(res.buffers)
+    r = res.runs[(lo, protocol)]
+    pt = 1.0 / _path()[1]
+    # one overflow's drops fall within a round trip with the buffer full
+    return r, _episode_starts(r.overflow_times, res.warmup, r.base_rtt[0] + lo * pt), pt
+
+
+def _path():
+    """(seconds for a packet from S to reach R, bottleneck rate [packets/s]) of Fig. 3.7."""
+    sc = scenarios.preset("thesis_fig3_7_sufficient", **NS2_PACKETS)
+    hops = _hops(sc, sc.flows[0].path)
+    return (sc.data_bits / hops[0].rate + hops[0].delay,
+            min(l.rate for l in hops) / sc.data_bits)
+
+
+@thesis_unit("stpd-fig3.11a-link-idle-after-cut", needs="buffer_dimension", evidence=_BUFFER)
+def _fig3_11a_link_idle(res):
+    lo, hi = min(res.buffers), max(res.buffers)
+    if lo == hi or "reno" not in res.protocols:
+        return None
+    r, starts, pt = _overflow_cycles(res)
+    idle = _idle_per_cycle(r.time, r.delivered[:, 0], starts, pt)
+    if idle.size == 0:
+        return Measurement(value=math.nan, reason="fewer than two overflow episodes after "
+                                                  f"{res.warmup:g} s: no full cycle")
+    k = np.clip(np.searchsorted(r.time, starts, side="right") - 1, 0, r.time.size - 1)
+    w = r.window[k, 0]
+    return Measurement(
+        value=float(np.mean(idle > pt)),
+        reason=f"{idle.size} full overflow cycles after {res.warmup:g} s (buffer {lo}); idle "
+               f"time per cycle {np.round(idle * 1e3, 1).tolist()} ms against one packet time "
+               f"{pt * 1e3:.2f} ms; Reno's window at the overflows (median {np.median(w):.1f}) "
+               f"halves to about {np.median(w) / 2:.1f} packets, below the path's BDP "
+               f"{res.bdp:.1f}")
+
+
+@thesis_unit("stpd-fig3.12a-buffer-empty-some-time", needs="buffer_dimension",
+             evidence=_BUFFER)
+def _fig3_12a_buffer_empty(res):
+    lo, hi = min(res.buffers), max(res.buffers)
+    if lo == hi or "reno" not in res.protocols:
+        return None
+    r, starts, pt = _overflow_cycles(res)
+    if starts.size < 2:
+        return Measurement(value=math.nan, reason="fewer than two overflow episodes after "
+                                                  f"{res.warmup:g} s: no full cycle")
+    spells = np.array([_longest_zero_run(r.time, r.queue[:, 0], a, b)
+                       for a, b in zip(starts[:-1], starts[1:])])
+    big = res.runs[(hi, "reno")].queue_after(res.warmup)
+    return Measurement(
+        value=float(np.mean(spells >= pt - 1e-9)),
+        reason=f"longest empty spell of R's queue in each of the {spells.size} full overflow "
+               f"cycles after {res.warmup:g} s (buffer {lo}): "
+               f"{np.round(spells * 1e3, 0).astype(int).tolist()} ms, against one packet time "
+               f"{pt * 1e3:.2f} ms",
+        other_evidence=f"with the {hi}-packet buffer Reno's queue never falls below "
+                       f"{big.min():.0f} packets after {res.warmup:g} s")
+
+
+@thesis_unit("stpd-fig3.11b-stpd-window-unaffected", needs="buffer_dimension",
+             evidence=_BUFFER)
+def _fig3_11b_stpd_window(res):
+    lo, hi = min(res.buffers), max(res.buffers)
+    if lo == hi or "stpd" not in res.protocols:
+        return None
+    wa = res.runs[(hi, "stpd")].window_after(res.warmup)
+    wb = res.runs[(lo, "stpd")].window_after(res.warmup)
+    return Measurement(
+        value=float(wb.mean() - wa.mean()),
+        reason=f"ST-PD's mean window after {res.warmup:g} s: {wb.mean():.2f} (buffer {lo}) vs "
+               f"{wa.mean():.2f} packets (buffer {hi}); 5-95 % ranges "
+               f"[{np.percentile(wb, 5):.1f}, {np.percentile(wb, 95):.1f}] vs "
+               f"[{np.percentile(wa, 5):.1f}, {np.percentile(wa, 95):.1f}]")
+
+
 # --- private helpers ---------------------------------------------------------------------
 
 def _window_at_overflow(r, after, flow=0, gap=1.0):
@@ -234,3 +332,61 @@ def _window_at_overflow(r, after, flow=0, gap=1.0):
     firsts = t[np.concatenate([[True], np.diff(t) > gap])]
     k = np.clip(np.searchsorted(r.time, firsts, side="right") - 1, 0, r.time.size - 1)
     return float(np.median(r.window[k, flow]))
+
+
+def _episode_starts(times, after=0.0, gap=1.0):
+    """First drop time of each drop episode (drops less than *gap* apart form one). [s]"""
+    t = np.sort(np.asarray(times, dtype=float))
+    t = t[t >= after]
+    if t.size == 0:
+        return t
+    return t[np.concatenate([[True], np.diff(t) >= gap])]
+
+
+def _idle_per_cycle(time, delivered, starts, packet_time):
+    """Link idle time of each cycle between consecutive *starts*. [s]
+
+    Cycle length minus the packets delivered in order during it times the
+    transmission time of one packet (a single flow whose drops never cross
+    the link: every packet that crosses is delivered once).
+    """
+    starts = np.asarray(starts, dtype=float)
+    if starts.size < 2:
+        return np.zeros(0)
+    d = np.interp(starts, time, delivered)
+    return np.diff(starts) - np.diff(d) * packet_time
+
+
+def _longest_zero_run(time, queue, t0, t1):
+    """Longest span of consecutive zero samples of *queue* within [t0, t1). [s]
+
+    A run of k zero samples spaced dt apart counts k x dt (each sample stands
+    for its sampling interval).
+    """
+    sel = (time >= t0) & (time < t1)
+    q, t = np.asarray(queue)[sel], np.asarray(time)[sel]
+    if t.size < 2:
+        return 0.0
+    dt = float(np.median(np.diff(t)))
+    best = run = 0
+    for z in q == 0:
+        run = run + 1 if z else 0
+        best = max(best, run)
+    return best * dt
+
+
+def _queue_seen(r, ack_time, rtt, hop_delay, queue=0):
+    """Waiting packets in *queue* at the trace sample at or before each packet reached it."""
+    arrive = np.asarray(ack_time) - np.asarray(rtt) + hop_delay
+    k = np.clip(np.searchsorted(r.time, arrive, side="right") - 1, 0, r.time.size - 1)
+    return r.queue[k, queue]
+
+
+def _queue_estimate_error(r, rate_pps, hop_delay, after, flow=0):
+    """|(RTT - RTT_min) x rate - waiting packets| per ACK after *after* (eq. 3.3). [packets]"""
+    s = r.rtt[r.rtt[:, 1] == flow]
+    rtt_min = np.minimum.accumulate(s[:, 2])
+    keep = s[:, 0] >= after
+    est = (s[keep, 2] - rtt_min[keep]) * rate_pps
+    q = _queue_seen(r, s[keep, 0], s[keep, 2], hop_delay)
+    return np.abs(est - q)
