@@ -1036,7 +1036,7 @@ MODULE_CASES += [
                            seeds=_SEEDS)),
     _experiment("experiments.iftp.friendliness", xiftp.friendliness,
                 kinds=dict(duration="pos", seeds=_SEEDS, tau="skip", bottleneck_rate="pos",
-                           pacing=_PACING),
+                           pacing=_PACING, S="pos"),
                 extra=(("tau unknown name", dict(tau="abc"), RAISE, "tau"),
                        ("tau zero", dict(tau=0.0), RAISE, "tau"),
                        ("tau nan", dict(tau=float("nan")), RAISE, "tau"),

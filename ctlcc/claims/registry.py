@@ -81,6 +81,7 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.crosscheck.stpd",
            "ctlcc.claims.iftp_more_sentences",
            "ctlcc.claims.cbraa_more_findings",
            "ctlcc.claims.cbraa_sweeps",
+           "ctlcc.claims.iftp_runs",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.
