@@ -82,6 +82,7 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.crosscheck.stpd",
            "ctlcc.claims.cbraa_more_findings",
            "ctlcc.claims.cbraa_sweeps",
            "ctlcc.claims.iftp_runs",
+           "ctlcc.claims.primo_runs",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.
