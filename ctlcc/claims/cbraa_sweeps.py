@@ -108,7 +108,7 @@ def report_loss_ratios(time, sent, lost, period, t0, t1):
     --------
     >>> t = [0, 1, 2, 3, 4]
     >>> report_loss_ratios(t, [0, 10, 20, 30, 40], [0, 0, 0, 1, 1], 2, 0, 4)
-    array([0. , 0.05])
+    array([0.  , 0.05])
     """
     t = check_finite("time", time)
     period = check_positive("period", period, scalar=True)

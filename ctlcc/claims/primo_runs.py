@@ -18,9 +18,10 @@ Chatté, Ducourthial & Niculescu (2006), Abstract, §III-B, §V-A, §V-B, §VII-
 
 import numpy as np
 
+from ..laws.user import select
 from .registry import Measurement, unit
 
-__all__ = ["largest_gap"]
+__all__ = ["largest_gap", "ftt_only_update"]
 
 _SECTION = "primo_sim"
 _EV = "ctlcc.claims.primo_runs; ctlcc.experiments.primo."
@@ -109,3 +110,59 @@ def usage_and_loss():
         value=float(min(occ.mean(), good.mean())),
         reason=f"Primo over 1-16 Mb/s: occupancy {np.round(occ, 1).tolist()} % (mean "
                f"{occ.mean():.1f}), goodput {np.round(good, 1).tolist()} % (mean {good.mean():.1f})")
+
+
+def ftt_only_update(rate, excess, received, previous, memory, W1, W2, F_str, F_mod, F_rel,
+                    TH_str, TH_mod, TH_rel):
+    """Algorithm 1 driven by the FTT alone (§II-B's variant; ctlcc's reading).
+
+    The regime is still chosen by ``excess`` = ΔFTT_D / FTT_ref, but each
+    regime's update uses the source's own sending *rate* where Algorithm 1
+    uses the reception rate (``received`` is ignored); arguments as
+    :func:`ctlcc.laws.user.primo_rate_update`.
+
+    Examples
+    --------
+    >>> from ctlcc.laws.primo import PrimoParams
+    >>> p = PrimoParams()
+    >>> g = (p.W1, p.W2, p.F_str, p.F_mod, p.F_rel, p.TH_str, p.TH_mod, p.TH_rel)
+    >>> # strong regime (excess 0.4 >= 0.34): 0.9*100 + 0.1*(100 - 0.5*(100 - 0.95*100))
+    >>> round(ftt_only_update(100.0, 0.4, 50.0, 100.0, (), *g)[0], 6)
+    99.75
+    """
+    # Algorithm 1's regime update W2 r + (1 - W2)(r_old - W1 (r_old - F x)) with x = r
+    strong = W2 * rate + (1.0 - W2) * (previous - W1 * (previous - F_str * rate))
+    moderate = W2 * rate + (1.0 - W2) * (previous - W1 * (previous - F_mod * rate))
+    release = W2 * rate + (1.0 - W2) * (previous - W1 * (previous - F_rel * rate))
+    new = select(excess >= TH_str, strong,
+                 select(excess >= TH_mod, moderate,
+                        select(excess < TH_rel, release, rate)))
+    return new, ()
+
+
+@unit("primo-s2b-ftt-alone-unstable-sim", section=_SECTION, evidence=_EV + "fig1_top")
+def ftt_alone():
+    from ..experiments import primo
+    from ..experiments.primo import _five
+    from ..laws.user import RateLaw, primo_law
+    from ..sim import run
+    from ..sim.criteria import CRITERIA
+
+    full = primo_law()
+    variant = RateLaw(ftt_only_update, gains=dict(full.gains), name="primo_ftt_only",
+                      tau=full.mechanics["tau"])
+    crit = {}
+    for label, law in (("Algorithm 1", full), ("FTT only", variant)):
+        res = run(primo.fig1_top(law), primo.DURATION_FULL, progress=False,
+                  sample_interval=primo.INTERVAL)
+        crit[label] = dict(zip(CRITERIA, _five(res, primo.WARMUP, primo.INTERVAL)))
+    a, v = crit["Algorithm 1"], crit["FTT only"]
+    prevent = v["goodput"] - 90.0
+    unstable = a["sending_stability"] - v["sending_stability"]
+    return Measurement(
+        value=float(min(prevent, unstable)),
+        reason=f"the variant's goodput criterion {v['goodput']:.1f} % (- 90 = {prevent:.1f}); "
+               f"sending stability {a['sending_stability']:.1f} % (Algorithm 1) vs "
+               f"{v['sending_stability']:.1f} % (FTT only), difference {unstable:.1f}; all "
+               f"criteria: " + "; ".join(f"{k}: " + ", ".join(f"{c} {x:.1f}" for c, x in d.items())
+                                          for k, d in crit.items()))

@@ -30,3 +30,20 @@ def test_red_for_buffer_thresholds():
     assert (r.min_threshold, r.max_threshold, r.max_probability, r.weight) == (2.5, 7.5, 0.1, 0.002)
     with pytest.raises(ParameterError, match="buffer"):
         red_for_buffer(1)
+
+
+def test_ftt_only_update_by_hand():
+    from ctlcc.claims.primo_runs import ftt_only_update
+    from ctlcc.laws.primo import PrimoParams
+
+    p = PrimoParams()
+    g = (p.W1, p.W2, p.F_str, p.F_mod, p.F_rel, p.TH_str, p.TH_mod, p.TH_rel)
+    # the paper's W1 = 0.5, W2 = 0.9, F = 0.95 / 0.99 / 1.05, thresholds 0.34 / 0.17 / 0.15
+    assert g == (0.5, 0.9, 0.95, 0.99, 1.05, 0.34, 0.17, 0.15)
+    # moderate (0.17 <= 0.2 < 0.34): 0.9*100 + 0.1*(120 - 0.5*(120 - 0.99*100)) = 100.95;
+    # the reception rate (here 10) plays no part
+    assert ftt_only_update(100.0, 0.2, 10.0, 120.0, (), *g)[0] == pytest.approx(100.95)
+    # hold (0.15 <= 0.16 < 0.17): unchanged
+    assert ftt_only_update(100.0, 0.16, 10.0, 120.0, (), *g)[0] == pytest.approx(100.0)
+    # release (< 0.15): 0.9*100 + 0.1*(120 - 0.5*(120 - 1.05*100)) = 101.25
+    assert ftt_only_update(100.0, 0.1, 10.0, 120.0, (), *g)[0] == pytest.approx(101.25)
