@@ -1,4 +1,4 @@
-# ctlcc.claims.cbraa_sweeps - CBRAA's qualitative §2-§5 statements on parameter sweeps and variants
+# ctlcc.claims.cbraa_sweeps - CBRAA's §2-§5 statements on parameter sweeps and variants
 """Units of Ait-Hellal, Yamamoto & Leduc (1999)'s statements that need runs
 beside the paper's own (records in ``data/ledger_cbraa.csv``):
 

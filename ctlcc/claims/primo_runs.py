@@ -1,7 +1,9 @@
-# ctlcc.claims.primo_runs - Primo's Abstract, §V-B (RED) and §VII-A (initialisation) on ctlcc's runs
+# ctlcc.claims.primo_runs - Primo's Abstract, §II-B, §V-B and §VII-A on ctlcc's runs
 """Units of Chatté, Ducourthial & Niculescu (2006)'s statements that need runs
 of their own (records in ``data/ledger_primo.csv``):
 
+* §II-B: "when using the FTT ... difficulties to stabilize": Algorithm 1
+  against an FTT-only variant (:func:`ftt_only_update`) as rate laws;
 * §V-B: "similar results ... with a RED queue on router R1": the queue
   sweep with RED (:func:`ctlcc.experiments.primo.parameter_sweep`,
   ``aqm="red"``; RED's parameters :func:`ctlcc.experiments.primo.red_for_buffer`)
@@ -109,7 +111,8 @@ def usage_and_loss():
     return Measurement(
         value=float(min(occ.mean(), good.mean())),
         reason=f"Primo over 1-16 Mb/s: occupancy {np.round(occ, 1).tolist()} % (mean "
-               f"{occ.mean():.1f}), goodput {np.round(good, 1).tolist()} % (mean {good.mean():.1f})")
+               f"{occ.mean():.1f}), goodput {np.round(good, 1).tolist()} % "
+               f"(mean {good.mean():.1f})")
 
 
 def ftt_only_update(rate, excess, received, previous, memory, W1, W2, F_str, F_mod, F_rel,
