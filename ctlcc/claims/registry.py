@@ -80,6 +80,9 @@ MODULES = ("ctlcc.claims.stpd", "ctlcc.crosscheck.stpd",
            "ctlcc.claims.stpd_testbed_findings",
            "ctlcc.claims.iftp_more_sentences",
            "ctlcc.claims.cbraa_more_findings",
+           "ctlcc.claims.cbraa_sweeps",
+           "ctlcc.claims.iftp_runs",
+           "ctlcc.claims.primo_runs",
            )
 
 #: Columns of ``data/ledger_<paper>.csv``.

@@ -74,7 +74,7 @@ from ..sim.senders import Cbraa
 from . import _args
 from ._args import checked
 
-__all__ = ["RateRun", "published", "fig3", "fig4", "fig5", "fig6", "run_all", "claims",
+__all__ = ["RateRun", "published", "fig3", "fig4", "fig5", "fig6", "fig2", "run_all", "claims",
            "readings", "ALTERNATIVE", "READINGS_CSV", "main",
            "DURATION", "WARMUP", "BIN"]
 
@@ -135,6 +135,9 @@ class RateRun:
         [s]
     starts, stops : tuple of float
         Per source. [s]
+    sent, lost : numpy.ndarray, shape (k, flows)
+        Cumulative data packets sent / lost (queue, AQM and link drops) at
+        the bin ends. [packets]
     """
 
     name: str
@@ -148,6 +151,8 @@ class RateRun:
     duration: float
     starts: tuple
     stops: tuple
+    sent: np.ndarray = None
+    lost: np.ndarray = None
 
     def mean(self, flow, t0, t1):
         """Mean goodput of a source over ``(t0, t1]``. [B/s]"""
@@ -258,8 +263,10 @@ def fig5(duration=DURATION, sender=None):
                 ("CBRAA", "TCP 1", "TCP 2", "TCP 3"))
 
 
-@checked(sender=_CBRAA_SPEC)
-def fig6(duration=DURATION, bottleneck_delay=5e-3, sender=None):
+@checked(sender=_CBRAA_SPEC, tcp=_args.choice(("reno", "newreno", "sack")),
+         queue=lambda name, value: _queue(name, value))
+def fig6(duration=DURATION, bottleneck_delay=5e-3, sender=None, tcp="reno", queue="droptail",
+         seed=0):
     """§4.3, Fig. 6: TCP and CBRAA at 25 ms, CBRAA at 100 ms one-way propagation.
 
     Parameters
@@ -271,6 +278,12 @@ def fig6(duration=DURATION, bottleneck_delay=5e-3, sender=None):
         rest is split evenly between access and exit links. [s]
     sender : Cbraa, optional
         The spec of both CBRAA sources.
+    tcp : {"reno", "newreno", "sack"}
+        The TCP source (the paper's Reno; §4.3 suggests SACK).
+    queue : "droptail" or RedParams
+        The bottleneck queue (the paper's drop-tail; §4.3 suggests RED).
+    seed : int
+        Seed of the run (only a random queue such as RED uses it).
 
     Returns
     -------
@@ -282,10 +295,45 @@ def fig6(duration=DURATION, bottleneck_delay=5e-3, sender=None):
                                       scalar=True)
     side = [(d - bottleneck_delay) / 2 for d in (25e-3, 25e-3, 100e-3)]
     scenario = scenarios.dumbbell(3, 10e6, side, 4e6, bottleneck_delay, 20, None,
-                                  ["reno", _cbraa(sender), _cbraa(sender)], header_bytes=0,
-                                  name="cbraa_fig6")
-    return _run("fig6", scenario, duration, ("TCP (25 ms)", "CBRAA (25 ms)",
-                                             "CBRAA (100 ms)"))
+                                  [tcp, _cbraa(sender), _cbraa(sender)], header_bytes=0,
+                                  name="cbraa_fig6", queue=queue)
+    label = "TCP (25 ms)" if tcp == "reno" else f"TCP {tcp} (25 ms)"
+    return _run("fig6", scenario, duration, (label, "CBRAA (25 ms)",
+                                             "CBRAA (100 ms)"), seed=seed)
+
+
+@checked(protocols=_args.protocol_list, delay=_args.positive)
+def fig2(protocols=("reno",), duration=DURATION, delay=50e-3, buffer=20):
+    """Any sources on the path of Fig. 2 (4 Mb/s bottleneck, 10 Mb/s access).
+
+    The paper's other statements (§2's large round-trip times, §3.1's large
+    buffers, §3.2's source at the equivalent TCP rate) run here.
+
+    Parameters
+    ----------
+    protocols : sequence of str or SenderSpec
+        One per source (``Cbr(rate=...)`` for a constant-rate source).
+    duration : float
+        [s]
+    delay : float
+        One-way propagation of every path, > 10 ms: 5 ms access and exit
+        links, the rest on the bottleneck (the paper's 50 ms). [s]
+    buffer : int
+        Drop-tail buffer of the bottleneck (the paper's 20 packets). [packets]
+
+    Returns
+    -------
+    RateRun
+        Sources labelled ``"<protocol> <i>"``.
+    """
+    duration = _check_duration(duration)
+    if delay <= 10e-3 or delay > 10.0:
+        raise ParameterError(f"delay must be in (0.01, 10] s (5 ms access and exit links plus "
+                             f"the bottleneck), got {delay!r}")
+    scenario = scenarios.dumbbell(len(protocols), 10e6, 5e-3, 4e6, delay - 10e-3, buffer, None,
+                                  list(protocols), header_bytes=0, name="cbraa_fig2")
+    labels = tuple(f"{f.protocol} {i + 1}" for i, f in enumerate(scenario.flows))
+    return _run("fig2", scenario, duration, labels)
 
 
 @checked(sender=_CBRAA_SPEC)
@@ -414,8 +462,26 @@ def _fig2(protocols, start=0.0, stop=np.inf):
                                 stop=stop, header_bytes=0)
 
 
-def _run(name, scenario, duration, labels):
-    result = run(scenario, duration, trace=True, sample_interval=BIN)
+def _queue(name, value):
+    from ..laws.aqm import RedParams
+
+    if isinstance(value, RedParams) or (isinstance(value, str) and value == "droptail"):
+        return value
+    raise ParameterError(f"{name} must be 'droptail' or a RedParams, got {value!r}")
+
+
+def _cumulative_losses(drops, time, n):
+    """Data packets lost (queue, link and AQM drops) up to each sample, per flow."""
+    lost = np.zeros((time.size, n))
+    data = drops[np.isin(drops[:, 3], (0, 2, 4))] if drops.size else drops
+    for j in range(n):
+        t = np.sort(data[data[:, 1] == j, 0]) if data.size else np.empty(0)
+        lost[:, j] = np.searchsorted(t, time, side="right")
+    return lost
+
+
+def _run(name, scenario, duration, labels, seed=0):
+    result = run(scenario, duration, seed=seed, trace=True, sample_interval=BIN)
     tr = result.traces
     goodput = np.diff(tr.delivered, axis=0) * _PAYLOAD / np.diff(tr.time)[:, None]
     n = len(scenario.flows)
@@ -424,7 +490,8 @@ def _run(name, scenario, duration, labels):
     loss = np.array([f.loss_rate for f in result.flows])
     return RateRun(name, tuple(labels), tuple(f.protocol for f in scenario.flows), tr.time[1:],
                    goodput, tr.rate[1:], rtt, loss, float(duration),
-                   tuple(f.start for f in scenario.flows), tuple(f.stop for f in scenario.flows))
+                   tuple(f.start for f in scenario.flows), tuple(f.stop for f in scenario.flows),
+                   tr.sent[1:], _cumulative_losses(np.asarray(tr.drops), tr.time[1:], n))
 
 
 def _check_duration(duration):

@@ -301,7 +301,7 @@ def udp_unfairness(udp_rates=FIG5_RATES, bottleneck_rate=FIG5_BOTTLENECK, durati
 
 
 def friendliness(duration=DURATION, seeds=(0,), tau=None, bottleneck_rate=1e6,
-                 pacing="figure1"):
+                 pacing="figure1", S=1.0):
     """§6.1 (Figure 6, Table I): two Reno and two IFTP sources on 1 Mb/s.
 
     Parameters
@@ -316,6 +316,8 @@ def friendliness(duration=DURATION, seeds=(0,), tau=None, bottleneck_rate=1e6,
         [bit/s]
     pacing : {"figure1", "continuous"}
         IFTP's reading of Transmit_Window (:class:`~ctlcc.sim.senders.Iftp`).
+    S : float
+        Scale factor of IFTP's extended mode (§3.2), > 0; 1 = standard. [1]
 
     Returns
     -------
@@ -327,7 +329,7 @@ def friendliness(duration=DURATION, seeds=(0,), tau=None, bottleneck_rate=1e6,
         if tau != "bottleneck":
             raise ParameterError(f"tau must be None, 'bottleneck' or a time > 0 [s], got {tau!r}")
         tau = 8000.0 / bottleneck_rate
-    spec = Iftp(tau=tau, pacing=pacing)
+    spec = Iftp(tau=tau, pacing=pacing, S=S)
     sink, gaps, stds, outs = [], [], [], []
     running = time = None
     for seed in seeds:

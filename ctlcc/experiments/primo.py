@@ -97,6 +97,7 @@ from ..sim import run, scenarios
 from ..sim.senders import Primo
 
 __all__ = [
+    "red_for_buffer",
     "PAPER_PROTOCOLS",
     "PROTOCOLS",
     "PUBLISHED_FILE",
@@ -237,6 +238,36 @@ class ManySourcesResult:
     duration: float
     warmup: float
     interval: float
+
+
+def red_for_buffer(buffer):
+    """RED for §V-B's "RED queue on router R1" (parameters not printed): ctlcc's reading.
+
+    min_th = B/4 and max_th = 3B/4 of the buffer B (Floyd & Jacobson's
+    max_th = 3 min_th, both inside the buffer), max_p 0.1, w_q 0.002, gentle.
+
+    Parameters
+    ----------
+    buffer : int
+        The queue's buffer B, >= 2. [packets]
+
+    Returns
+    -------
+    ctlcc.laws.aqm.RedParams
+
+    Examples
+    --------
+    >>> r = red_for_buffer(20)
+    >>> r.min_threshold, r.max_threshold, r.max_probability
+    (5.0, 15.0, 0.1)
+    """
+    from ..laws.aqm import RedParams
+
+    buffer = _args.buffer("buffer", buffer)
+    if buffer < 2:
+        raise ParameterError(f"buffer must be >= 2 packets (RED needs min_th < max_th inside "
+                             f"it), got {buffer!r}")
+    return RedParams(buffer / 4, 3 * buffer / 4, 0.1, weight=0.002, gentle=True)
 
 
 @dataclass(frozen=True)
@@ -573,9 +604,9 @@ def fig1_top(protocol="primo", parameter=None, value=None, n=2, start=0.0):
 
 
 @checked(protocols=_args.protocol_names, parameter=_args.choice(tuple(PAPER_GRIDS)),
-         primo=_PRIMO_SPEC)
+         primo=_PRIMO_SPEC, aqm=_args.optional(_args.choice(("red",))))
 def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATION,
-                    warmup=WARMUP, interval=INTERVAL, seed=0, primo=None):
+                    warmup=WARMUP, interval=INTERVAL, seed=0, primo=None, aqm=None):
     """The five criteria along one of §IV-B's sweeps (Figs. 2-5).
 
     Parameters
@@ -593,6 +624,9 @@ def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATI
     primo : Primo, optional
         The Primo sender spec wherever "primo" runs (default ``Primo()``;
         ``Primo.legacy()`` for the literal §III-B/D reading).
+    aqm : {None, "red"}
+        R1's queue to the shared link: None, drop-tail (the paper's); "red",
+        §V-B's RED with :func:`red_for_buffer`'s parameters (not printed).
 
     Returns
     -------
@@ -607,9 +641,11 @@ def parameter_sweep(parameter, values=None, protocols=PROTOCOLS, duration=DURATI
     for i, protocol in enumerate(protocols):
         for k, value in enumerate(values):
             sc = fig1_top(_sender(protocol, primo), parameter, value)
+            buffer = sc.links[[(lk.a, lk.b) for lk in sc.links].index(sc.bottlenecks[0])].buffer
+            if aqm == "red":
+                sc = sc.with_queue(red_for_buffer(buffer))
             result = run(sc, duration, seed=seed, progress=False, sample_interval=interval)
             out[i, k] = _five(result, warmup, interval)
-            buffer = sc.links[[(lk.a, lk.b) for lk in sc.links].index(sc.bottlenecks[0])].buffer
             queue[i, k] = result.queues[0].mean / buffer
             rtts[k] = [_base_rtt(sc, f.path) for f in sc.flows]
     return SweepResult(parameter, np.asarray(values, dtype=float), protocols, out, queue, rtts,
