@@ -60,7 +60,8 @@ from .multi_flow import (FixedBottleneckResult, MovingBottleneckResult, TelnetRe
                          fixed_bottleneck, moving_bottleneck, telnet_delay)
 from .wireless import (LOSS_GRID, BurstyLossResult, GeoBurstResult, LossSweepResult, bursty_loss,
                        geo_burst, packet_burst_channel, uniform_loss)
-from .coexistence import MixedRenoResult, fig6_1, mixed_reno
+from .coexistence import (MixedRenoResult, MixedRenoSweepResult, SeparateBottlenecksResult,
+                          fig6_1, mixed_reno, mixed_reno_loss_sweep, separate_bottlenecks)
 
 __all__ = [
     "NS2_PACKETS",
@@ -74,6 +75,8 @@ __all__ = [
     "BurstyLossResult",
     "GeoBurstResult",
     "MixedRenoResult",
+    "SeparateBottlenecksResult",
+    "MixedRenoSweepResult",
     "published",
     "packet_burst_channel",
     "fig3_21",
@@ -86,6 +89,8 @@ __all__ = [
     "bursty_loss",
     "geo_burst",
     "mixed_reno",
+    "separate_bottlenecks",
+    "mixed_reno_loss_sweep",
     "run_all",
     "claims",
 ]
