@@ -364,7 +364,7 @@ def separate_bottlenecks(duration=20.0, access_rate=0.6e6, buffer=20, settle=2.0
 
 
 @thesis_unit("stpd-s6-separate_bottlenecks_no_interaction", needs="separate_bottlenecks",
-             evidence=_ev("separate_bottlenecks", "thesis_fig6_2_4_mixed"))
+             evidence="ctlcc.experiments.thesis.separate_bottlenecks")
 def _separate(res):
     c = res.change
     t0 = 5.0 + res.settle
@@ -452,7 +452,7 @@ def mixed_reno_loss_sweep(losses=(1e-3, 1e-2, 3e-2), seeds=(0, 1, 2, 3, 4), dura
 
 
 @thesis_unit("stpd-s6-advantage_grows_with_loss", needs="mixed_reno_loss_sweep",
-             evidence=_ev("mixed_reno_loss_sweep", "thesis_fig6_2_4_mixed"))
+             evidence="ctlcc.experiments.thesis.mixed_reno_loss_sweep")
 def _sweep(res):
     if res.losses.size < 2:
         return None
