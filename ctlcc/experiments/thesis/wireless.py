@@ -839,11 +839,10 @@ def _fig4_20(res):
     t_loss = res.loss_time["vegas"]
     if math.isfinite(t_loss):
         w_loss, w_peak, w_cut = _rise_then_cut(r.time, win, t_loss)
-        flat = ("; the window did not rise between the loss and the cut (rise 0): the value "
-                "sits on the rule's threshold, which the declared '>=' counts as reproduced, "
-                "but the rise the sentence describes is not seen" if w_peak <= w_loss else "")
+        flat = ("; the window did not rise between the loss and the cut" if w_peak <= w_loss
+                else "")
         out["stpd-fig.4.20-fig4_20_vegas_rise_then_half"] = Measurement(
-            value=min(w_peak / w_loss - 1.0, 0.1 - abs(w_cut / w_peak - 0.5)),
+            value=min((w_peak - w_loss - 1.0) / w_loss, 0.1 - abs(w_cut / w_peak - 0.5)),
             reason=f"Vegas's window {w_loss:.1f} at the first corrupted packet "
                    f"({t_loss:.2f} s), at most {w_peak:.1f} before the cut, {w_cut:.1f} "
                    f"after it (ratio {w_cut / w_peak:.2f}; without a cut below 3/4 of the "
