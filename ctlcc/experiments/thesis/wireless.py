@@ -845,9 +845,10 @@ def _fig4_20(res):
             value=min((w_peak - w_loss - 1.0) / w_loss, 0.1 - abs(w_cut / w_peak - 0.5)),
             reason=f"Vegas's window {w_loss:.1f} at the first corrupted packet "
                    f"({t_loss:.2f} s), at most {w_peak:.1f} before the cut, {w_cut:.1f} "
-                   f"after it (ratio {w_cut / w_peak:.2f}; without a cut below 3/4 of the "
-                   f"running maximum within 10 s, the smallest window of those 10 s); "
-                   f"{int(r.timeouts[0])} timeouts, {int(r.fast_retransmits[0])} fast "
+                   f"after it (ratio {w_cut / w_peak:.2f}"
+                   + ("" if w_cut < 0.75 * w_peak else "; no cut below 3/4 of the running "
+                      "maximum within 10 s: the smallest window of those 10 s") + "); "
+                   + f"{int(r.timeouts[0])} timeouts, {int(r.fast_retransmits[0])} fast "
                    f"retransmits" + flat)
     return out
 
