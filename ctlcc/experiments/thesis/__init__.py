@@ -16,7 +16,9 @@ the units that judge it against the records declared in
   link errors (:func:`uniform_loss`, :func:`bursty_loss`,
   :func:`geo_burst`, §4.4);
 * :mod:`~ctlcc.experiments.thesis.coexistence` - ST-PD sharing a queue with
-  Reno (:func:`mixed_reno`, §6).
+  Reno (:func:`mixed_reno`, §6), behind a bottleneck of its own
+  (:func:`separate_bottlenecks`) and across loss rates
+  (:func:`mixed_reno_loss_sweep`), two runs §6's sentences call for.
 
 Each experiment rebuilds its run on :func:`ctlcc.sim.run`, through the
 public scenario API only (protocol strings, presets, ``Link`` / ``Flow`` /

@@ -5,7 +5,12 @@
 Fig. 6.1 dumbbell (:func:`fig6_1`), then with a uniform loss on the shared
 link (Fig. 6.3) or on ST-PD's own access link (Fig. 6.5); the units after it
 measure the records ``stpd-fig.6.2-*`` ... ``stpd-fig.6.6-*`` of
-``data/ledger_stpd.csv``.
+``data/ledger_stpd.csv`` and two of §6's sentences (Reno beside ST-PD against
+beside Reno; S2D2's error rate on the shared lossy link).  Two runs the
+thesis does not make but §6's sentences call for follow:
+:func:`separate_bottlenecks` (Reno and ST-PD that share no bottleneck
+queue) and :func:`mixed_reno_loss_sweep` (S2D2's gain from ST-PD against
+the loss rate).
 
 References
 ----------
