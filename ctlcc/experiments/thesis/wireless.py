@@ -263,8 +263,8 @@ def _fig4_10(res):
                f"falls to 1 after {tahoe:.0%} of its {tahoe_after.size} loss episodes; Reno "
                f"recovers {ratio.size} of its {after.size} episodes by duplicate ACKs (the others "
                f"time out), {reno:.0%} of them at half the window before (median ratio "
-               f"{np.median(ratio):.2f}; {np.mean(ratio < 0.4):.0%} below 0.4, two halvings "
-               f"in one episode, {np.mean(ratio > 0.6):.0%} above 0.6)")
+               f"{np.median(ratio):.2f}; {np.mean(ratio < 0.4):.0%} below 0.4, as two halvings "
+               f"in one episode would be, {np.mean(ratio > 0.6):.0%} above 0.6)")
 
 
 @thesis_unit("stpd-fig.4.12-fig4_12_stpd_small_cuts", needs="uniform_loss",
