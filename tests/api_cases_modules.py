@@ -860,6 +860,16 @@ MODULE_CASES += [
     _experiment("experiments.thesis.mixed_reno", xthesis.mixed_reno,
                 kinds=dict(duration="pos", buffer="count", seeds=_SEEDS, loss=_LOSS,
                            settle="nonneg", bin_width="pos")),
+    _experiment("experiments.thesis.separate_bottlenecks", xthesis.separate_bottlenecks,
+                kinds=dict(duration="pos", access_rate="pos", buffer="count", settle="nonneg",
+                           bin_width="pos"),
+                extra=(("access rate above half of R1R2", dict(access_rate=1e6), RAISE,
+                        "access_rate"),
+                       ("duration within the settling", dict(duration=6.0), RAISE, "duration"))),
+    _experiment("experiments.thesis.mixed_reno_loss_sweep", xthesis.mixed_reno_loss_sweep,
+                kinds=dict(losses=("set", OPEN_UNIT), seeds=_SEEDS, duration="pos",
+                           buffer="count", loss_link=("choice", ("R1R2", "S2R1"))),
+                extra=(("duration before S2D2 starts", dict(duration=4.0), RAISE, "duration"),)),
     _experiment("experiments.thesis.run_all", xthesis.run_all,
                 kinds=dict(quick="bool", newreno="bool")),
     _experiment("experiments.thesis.claims", xthesis.claims,
@@ -870,7 +880,8 @@ MODULE_CASES += [
 ]
 MODULE_EXEMPT += [(getattr(xthesis, n), _RESULT) for n in (
     "ThesisRun", "BufferDimensionResult", "FixedBottleneckResult", "MovingBottleneckResult",
-    "TelnetResult", "LossSweepResult", "BurstyLossResult", "GeoBurstResult", "MixedRenoResult")]
+    "TelnetResult", "LossSweepResult", "BurstyLossResult", "GeoBurstResult", "MixedRenoResult",
+    "SeparateBottlenecksResult", "MixedRenoSweepResult")]
 _NEEDS_A_RUN = ("method of a result record: its instance holds the traces of a packet run "
                 "(seconds of simulation to build); NOT probed by the harness")
 MODULE_EXEMPT += [(xthesis.ThesisRun.delivered_between, _NEEDS_A_RUN),

@@ -126,7 +126,9 @@ def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result)
     claims = thesis.claims({"fixed_bottleneck": fixed_result, "moving_bottleneck": moving_result,
                             "mixed_reno": mixed_result})
     ids = [c.id for c in claims]
-    assert len(ids) == len(set(ids)) == 7 + 5 + 4
+    # fixed_bottleneck 7, moving_bottleneck 5; mixed_reno: Figs. 6.2-6.6 (4) and the §6
+    # sentences on Reno beside ST-PD and on S2D2's error rate on the shared lossy link (2)
+    assert len(ids) == len(set(ids)) == 7 + 5 + 4 + 2
     by_id = {c.id.split("-", 2)[2]: c for c in claims}
     assert by_id["fig6_2a_stpd_lower_share"].verdict == "reproduced"
     # 'ST-PD TCP is the only one that makes each connection reach its fair share swiftly',
@@ -138,6 +140,18 @@ def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result)
     assert "Jain's index" in fair.other_evidence and "never" in fair.reason
     assert by_id["fig3_19_stpd_share"].verdict == "reproduced"
     assert by_id["fig6_4_gain_shared_loss"].seeds == (0, 1, 2)
+    # Reno S1D1 beside ST-PD against beside Reno: independent route, the rates of the two
+    # runs kept in the result (delivered packets over the same span)
+    t0 = 5.0 + mixed_result.settle
+    ratio = (mixed_result.pair.delivered_between(0, t0, mixed_result.duration)
+             / mixed_result.baseline.delivered_between(0, t0, mixed_result.duration))
+    assert by_id["reno_not_deteriorated"].value == pytest.approx(ratio)
+    # S2D2's error rate: each seed's link-error losses over the packets put on R1R2 lie in
+    # [0, 1], and the record's value is their mean plus two standard errors
+    rates = mixed_result.s2_loss_rate
+    assert rates.shape == (3,) and np.all((rates >= 0) & (rates <= 1))
+    assert by_id["s2d2_loss_below_1e-2"].value == pytest.approx(
+        rates.mean() + 2 * rates.std(ddof=1) / np.sqrt(3))
 
 
 def test_fig6_1_places_the_loss_where_asked():

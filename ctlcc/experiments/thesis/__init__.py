@@ -16,7 +16,9 @@ the units that judge it against the records declared in
   link errors (:func:`uniform_loss`, :func:`bursty_loss`,
   :func:`geo_burst`, §4.4);
 * :mod:`~ctlcc.experiments.thesis.coexistence` - ST-PD sharing a queue with
-  Reno (:func:`mixed_reno`, §6).
+  Reno (:func:`mixed_reno`, §6), behind a bottleneck of its own
+  (:func:`separate_bottlenecks`) and across loss rates
+  (:func:`mixed_reno_loss_sweep`), two runs §6's sentences call for.
 
 Each experiment rebuilds its run on :func:`ctlcc.sim.run`, through the
 public scenario API only (protocol strings, presets, ``Link`` / ``Flow`` /
@@ -60,7 +62,8 @@ from .multi_flow import (FixedBottleneckResult, MovingBottleneckResult, TelnetRe
                          fixed_bottleneck, moving_bottleneck, telnet_delay)
 from .wireless import (LOSS_GRID, BurstyLossResult, GeoBurstResult, LossSweepResult, bursty_loss,
                        geo_burst, packet_burst_channel, uniform_loss)
-from .coexistence import MixedRenoResult, fig6_1, mixed_reno
+from .coexistence import (MixedRenoResult, MixedRenoSweepResult, SeparateBottlenecksResult,
+                          fig6_1, mixed_reno, mixed_reno_loss_sweep, separate_bottlenecks)
 
 __all__ = [
     "NS2_PACKETS",
@@ -74,6 +77,8 @@ __all__ = [
     "BurstyLossResult",
     "GeoBurstResult",
     "MixedRenoResult",
+    "SeparateBottlenecksResult",
+    "MixedRenoSweepResult",
     "published",
     "packet_burst_channel",
     "fig3_21",
@@ -86,6 +91,8 @@ __all__ = [
     "bursty_loss",
     "geo_burst",
     "mixed_reno",
+    "separate_bottlenecks",
+    "mixed_reno_loss_sweep",
     "run_all",
     "claims",
 ]

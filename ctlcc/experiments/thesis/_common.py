@@ -88,6 +88,9 @@ class ThesisRun:
         Size of a data packet on the wire. [bit]
     base_rtt : ndarray, shape (flows,)
         Round trip of each flow's packet and ACK through empty queues. [s]
+    sent_total : ndarray, shape (flows,)
+        Data packets each flow put on its first link, retransmissions
+        included. [packets]
     """
 
     protocol: str
@@ -111,6 +114,7 @@ class ThesisRun:
     overflow_times: np.ndarray
     packet_bits: float
     base_rtt: np.ndarray = None
+    sent_total: np.ndarray = None
 
     def delivered_between(self, flow, t0, t1):
         """Packets of *flow* delivered in order during [t0, t1]. [packets]"""
@@ -265,7 +269,8 @@ def _run(scenario, duration, seed, bin_width, sample_interval, light=False):
         loss_times=drops[drops[:, 3] == 2, 0] if drops.size else np.zeros(0),
         overflow_times=drops[drops[:, 3] == 0, 0] if drops.size else np.zeros(0),
         packet_bits=bits,
-        base_rtt=np.array([_base_rtt(scenario, f.path) for f in scenario.flows]))
+        base_rtt=np.array([_base_rtt(scenario, f.path) for f in scenario.flows]),
+        sent_total=np.array([f.sent for f in flows]))
 
 
 def _crossing(time, cumulative, level):

@@ -238,6 +238,83 @@ def _fig4_11(res):
                               f"(difference per seed, same loss pattern)")
 
 
+def _trace_episodes(r, flow=0):
+    """:func:`_loss_episodes` of one flow of a traced single-flow run, all data losses."""
+    losses = np.concatenate([r.loss_times, r.overflow_times])
+    return _loss_episodes(r.time, r.window[:, flow], r.delivered[:, flow], losses)
+
+
+@thesis_unit("stpd-fig.4.10-fig4_10_tahoe_one_reno_half", needs="uniform_loss",
+             evidence=_ev("uniform_loss", "thesis_fig4_9_12_windows"))
+def _fig4_10(res):
+    if not all(p in res.traces for p in ("tahoe", "reno")):
+        return None
+    _, _, tahoe_after = _trace_episodes(res.traces["tahoe"])
+    _, before, after = _trace_episodes(res.traces["reno"])
+    dup = after > 1.5
+    ratio = after[dup] / before[dup]
+    if not tahoe_after.size or not ratio.size:
+        return None
+    tahoe = float(np.mean(tahoe_after <= 1.5))
+    reno = float(np.mean(np.abs(ratio - 0.5) <= 0.1))
+    return Measurement(
+        value=min(tahoe, reno), seeds=res.seeds[:1],
+        reason=f"seed {res.seeds[0]}, p = {res.trace_loss:g}, {res.duration:g} s: Tahoe's window "
+               f"falls to 1 after {tahoe:.0%} of its {tahoe_after.size} loss episodes; Reno "
+               f"recovers {ratio.size} of its {after.size} episodes by duplicate ACKs (the others "
+               f"time out), {reno:.0%} of them at half the window before (median ratio "
+               f"{np.median(ratio):.2f}; {np.mean(ratio < 0.4):.0%} below 0.4, as two halvings "
+               f"in one episode would be, {np.mean(ratio > 0.6):.0%} above 0.6)")
+
+
+@thesis_unit("stpd-fig.4.12-fig4_12_stpd_small_cuts", needs="uniform_loss",
+             evidence=_ev("uniform_loss", "thesis_fig4_9_12_windows"))
+def _fig4_12(res):
+    if "stpd" not in res.traces:
+        return None
+    _, before, after = _trace_episodes(res.traces["stpd"])
+    ok = before > 0
+    if not ok.any():
+        return None
+    cut = 1.0 - after[ok] / before[ok]
+    return Measurement(
+        value=float(cut.mean()), seeds=res.seeds[:1],
+        reason=f"seed {res.seeds[0]}, p = {res.trace_loss:g}, {res.duration:g} s: "
+               f"{cut.size} loss episodes, mean relative window reduction {cut.mean():.3f} "
+               f"(median {np.median(cut):.3f}, largest {cut.max():.2f}; "
+               f"{int(np.sum(after[ok] <= 1.5))} to window 1)")
+
+
+@thesis_unit("stpd-s4.3.3-stpd_timeouts_high_loss", needs="uniform_loss", evidence=_UNIFORM)
+def _stpd_timeouts(res):
+    if "stpd" not in res.protocols or not np.any(np.isclose(res.losses, 1e-1)):
+        return None
+    i = res.protocols.index("stpd")
+    j = int(np.argmin(np.abs(res.losses - 1e-1)))
+    v = res.timeouts[i, j]
+    per_loss = ", ".join(f"{p:g}: {res.timeouts[i, n].mean():.1f}"
+                         for n, p in enumerate(res.losses))
+    return Measurement(value=float(v.mean()), samples=tuple(float(x) for x in v),
+                       seeds=res.seeds,
+                       reason=f"ST-PD's timeouts per {res.duration:g}-s run by loss ({per_loss}); "
+                              f"normalised throughput at 1e-1 {res.at('stpd', 1e-1).mean():.3f}")
+
+
+@thesis_unit("stpd-s4.5-stpd_window_loss_insensitive", needs="uniform_loss",
+             evidence=_ev("uniform_loss", "thesis_fig4_9_12_windows"))
+def _s4_5(res):
+    if "stpd" not in res.traces:
+        return None
+    scenario = scenarios.preset("thesis_fig4_7", **NS2_PACKETS)
+    level = _bdp(scenario) + 1.0
+    med = float(np.median(res.traces["stpd"].window_after(5.0)))
+    return Measurement(
+        value=med / level, seeds=res.seeds[:1],
+        reason=f"ST-PD's median window {med:.1f} packets at p = {res.trace_loss:g} (seed "
+               f"{res.seeds[0]}, after 5 s) against its lossless level BDP + 1 = {level:.1f}; "
+               f"normalised throughput {res.at('stpd', res.trace_loss).mean():.3f}")
+
+
 # --- §4.4.1.2 bursty loss (Figs. 4.13-4.17) -----------------------------------------------
 
 @dataclass(frozen=True)
@@ -273,6 +350,12 @@ class BurstyLossResult:
     stalls : ndarray, shape (P, S)
         Pauses of in-order delivery of at least ``STALL_GAP`` between packets
         *first* and *last* (a retransmission timeout's stall). [1]
+    reset_share : ndarray, shape (P, S)
+        Share of the link-error loss episodes (:func:`_loss_episodes`) after
+        which the window falls to one (at most 1.5); NaN without episodes. [1]
+    episode_cut : ndarray, shape (P, S)
+        Mean relative window reduction, 1 - after / before, per loss episode
+        of all data losses (link errors and queue overflows). [1]
     """
 
     protocols: tuple
@@ -290,6 +373,8 @@ class BurstyLossResult:
     timeouts: np.ndarray
     traces: dict = field(repr=False)
     stalls: np.ndarray = None
+    reset_share: np.ndarray = None
+    episode_cut: np.ndarray = None
 
 
 @checked()
@@ -410,7 +495,7 @@ def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), d
     from ..thesis_typed_claims import stalls as _stalls
 
     shape = (len(protocols), len(seeds))
-    start, end, thr, tos, stall = (np.zeros(shape) for _ in range(5))
+    start, end, thr, tos, stall, reset, cut = (np.zeros(shape) for _ in range(7))
     reached = np.zeros(shape, dtype=bool)
     traces = {}
     for i, protocol in enumerate(protocols):
@@ -434,11 +519,12 @@ def bursty_loss(protocols=("tahoe", "reno", "vegas", "stpd"), seeds=(0, 1, 2), d
                          if np.isfinite(t0) and t1 > t0 else 0.0)
             tos[i, k] = r.timeouts[0]
             stall[i, k] = _stalls(r.time, d, t0, t1)
+            reset[i, k], cut[i, k] = _episode_stats(r)
             if k == 0:
                 traces[protocol] = r
     return BurstyLossResult(tuple(protocols), seeds, duration, float(mean_burst),
                             float(loss_ratio), channel, first, last, start, end, reached, thr,
-                            tos, traces, stall)
+                            tos, traces, stall, reset, cut)
 
 
 # ledger: Figs. 4.13-4.17 (data/ledger_stpd.csv)
@@ -513,6 +599,70 @@ def _bursty_times(res):
                                seeds=res.seeds,
                                reason=f"{protocol}: {what} (runs that never get there count at "
                                       f"{res.duration:g} s); " + _bursty_text(res, i))
+    return out
+
+
+@thesis_unit("stpd-fig.4.14-fig4_14_reno_bursts_to_one", needs="bursty_loss",
+             evidence=_BURSTY)
+def _fig4_14(res):
+    if "reno" not in res.protocols or res.reset_share is None:
+        return None
+    v = res.reset_share[res.protocols.index("reno")]
+    ok = np.isfinite(v)
+    if not ok.any():
+        return None
+    return Measurement(
+        value=float(v[ok].mean()), samples=tuple(float(x) for x in v[ok]),
+        seeds=tuple(np.array(res.seeds)[ok].tolist()),
+        reason=f"share of Reno's link-error loss episodes ending at window 1, per seed: "
+               f"{', '.join(f'{x:.2f}' for x in v[ok])}; "
+               + _bursty_text(res, res.protocols.index("reno")))
+
+
+def _difference(bursty, uniform):
+    """Difference of two independent means, and the spread over len(bursty) seeds whose
+    standard error is that of the difference."""
+    bursty, uniform = np.asarray(bursty, float), np.asarray(uniform, float)
+    se = math.sqrt(bursty.var(ddof=1) / bursty.size + uniform.var(ddof=1) / uniform.size)
+    return float(bursty.mean() - uniform.mean()), se * math.sqrt(bursty.size)
+
+
+@thesis_unit("stpd-fig.4.15-fig4_15_stpd_bursty_vs_uniform",
+             "stpd-s4.4.1.2-reno_bursty_below_uniform", "stpd-s4.4.1.2-stpd_bursty_above_uniform",
+             needs=("bursty_loss", "uniform_loss"), evidence=_BURSTY + "; " + _UNIFORM)
+def _bursty_vs_uniform(res, uniform):
+    out = {}
+    if ("stpd" in res.protocols and "stpd" in uniform.traces
+            and res.episode_cut is not None):
+        v = res.episode_cut[res.protocols.index("stpd")]
+        ok = np.isfinite(v)
+        ref = _episode_stats(uniform.traces["stpd"])[1]
+        if ok.any() and math.isfinite(ref):
+            d = v[ok] - ref
+            out["stpd-fig.4.15-fig4_15_stpd_bursty_vs_uniform"] = Measurement(
+                value=float(d.mean()), samples=tuple(float(x) for x in d),
+                seeds=tuple(np.array(res.seeds)[ok].tolist()),
+                reason=f"ST-PD's mean relative window reduction per loss episode: bursty "
+                       f"{v[ok].mean():.3f} (per seed), uniform 1e-2 {ref:.3f} (seed "
+                       f"{uniform.seeds[0]})")
+    for protocol, cid in (("reno", "stpd-s4.4.1.2-reno_bursty_below_uniform"),
+                          ("stpd", "stpd-s4.4.1.2-stpd_bursty_above_uniform")):
+        if protocol not in res.protocols or protocol not in uniform.protocols \
+                or not np.any(np.isclose(uniform.losses, res.loss_ratio)):
+            continue
+        b = res.throughput[res.protocols.index(protocol)]
+        u = uniform.at(protocol, res.loss_ratio)
+        diff, spread = _difference(b, u)
+        out[cid] = Measurement(
+            value=diff, spread=spread, seeds=res.seeds,
+            reason=f"{protocol}: bursty {b.mean():.3f} +- {b.std(ddof=1):.3f} ({b.size} seeds, "
+                   f"packets {res.first}-{res.last}), uniform {res.loss_ratio:g} {u.mean():.3f} "
+                   f"+- {u.std(ddof=1):.3f} ({u.size} seeds x {uniform.duration:g} s); the "
+                   f"spread is that of the difference of the two means over {b.size} seeds"
+                   + ("; ctlcc's bursty mean is not on the claimed side of its uniform mean: "
+                      "the verdict rests on the seed part, the runs cannot tell the two apart"
+                      if (diff > 0) == (protocol == "reno") and diff != 0
+                      and abs(diff) <= 2 * spread / math.sqrt(b.size) else ""))
     return out
 
 
@@ -665,6 +815,73 @@ def _fig4_22(res):
     return out
 
 
+@thesis_unit("stpd-fig.4.20-fig4_20_vegas_early_exit", "stpd-fig.4.20-fig4_20_vegas_rise_then_half",
+             needs="geo_burst", evidence=_GEO)
+def _fig4_20(res):
+    if "vegas" not in res.protocols:
+        return None
+    r = res.runs["vegas"]
+    win = r.window[:, 0]
+    rtt = res.bdp * r.packet_bits / 1.5e6
+    out = {}
+    k = _slow_start_exit(r.time, win, rtt)
+    if k >= 0:
+        span = (r.time >= r.time[k]) & (r.time <= r.time[k] + 2 * rtt)
+        w_exit = float(win[span].max())
+        out["stpd-fig.4.20-fig4_20_vegas_early_exit"] = Measurement(
+            value=w_exit / res.bdp,
+            reason=f"Vegas's window grows by less than half over the two base RTTs after "
+                   f"{r.time[k]:.2f} s (window {win[k]:.1f}), reaching at most {w_exit:.1f} "
+                   f"packets (ctlcc's path BDP {res.bdp:.1f}; over the thesis's 94: "
+                   f"{w_exit / 94:.2f}); it reaches the BDP "
+                   + (f"at {r.time[np.argmax(win >= res.bdp)]:.1f} s" if (win >= res.bdp).any()
+                      else "never in the run"))
+    t_loss = res.loss_time["vegas"]
+    if math.isfinite(t_loss):
+        w_loss, w_peak, w_cut = _rise_then_cut(r.time, win, t_loss)
+        flat = ("; the window did not rise between the loss and the cut" if w_peak <= w_loss
+                else "")
+        out["stpd-fig.4.20-fig4_20_vegas_rise_then_half"] = Measurement(
+            value=min((w_peak - w_loss - 1.0) / w_loss, 0.1 - abs(w_cut / w_peak - 0.5)),
+            reason=f"Vegas's window {w_loss:.1f} at the first corrupted packet "
+                   f"({t_loss:.2f} s), at most {w_peak:.1f} before the cut, {w_cut:.1f} "
+                   f"after it (ratio {w_cut / w_peak:.2f}"
+                   + ("" if w_cut < 0.75 * w_peak else "; no cut below 3/4 of the running "
+                      "maximum within 10 s: the smallest window of those 10 s") + "); "
+                   + f"{int(r.timeouts[0])} timeouts, {int(r.fast_retransmits[0])} fast "
+                   f"retransmits" + flat)
+    return out
+
+
+@thesis_unit("stpd-fig.4.21-fig4_21_stpd_impact_minimal", needs="geo_burst", evidence=_GEO)
+def _fig4_21_impact(res):
+    if "stpd" not in res.protocols or not math.isfinite(res.loss_time["stpd"]):
+        return None
+    r, t = res.runs["stpd"], res.loss_time["stpd"]
+    k = int(np.searchsorted(r.time, t, side="right")) - 1
+    at = float(r.window[k, 0])
+    low = res.window_after_loss["stpd"]
+    t1 = min(t + 10.0, res.duration)
+    return Measurement(
+        value=1.0 - low / at,
+        reason=f"ST-PD's window {at:.1f} at the first corrupted packet ({t:.2f} s), smallest "
+               f"{low:.1f} in the 10 s after; its in-order rate over those 10 s "
+               f"{r.rate_between(0, t, t1) / 1.5e6:.3f} of the link")
+
+
+@thesis_unit("stpd-fig.4.22-fig4_22_reno_growth_reduced", needs="geo_burst", evidence=_GEO)
+def _fig4_22_reno(res):
+    if "reno" not in res.protocols or not math.isfinite(res.loss_time["reno"]):
+        return None
+    r, t = res.runs["reno"], res.loss_time["reno"]
+    t1 = min(t + 30.0, res.duration)
+    before, after = r.rate_between(0, max(t - 5.0, 0.0), t), r.rate_between(0, t, t1)
+    return Measurement(
+        value=after / before,
+        reason=f"Reno's in-order rate {before / 1e6:.3f} Mb/s over the 5 s before the first "
+               f"corrupted packet ({t:.2f} s), {after / 1e6:.3f} Mb/s over {t:.1f}-{t1:.1f} s")
+
+
 def _geo_readings_note():
     from ... import _data
 
@@ -690,3 +907,99 @@ def _window_cuts(r, flow=0, min_cut=1.0):
     step = np.diff(r.window[:, flow])
     cuts = -step[step < -min_cut]
     return int(cuts.size), float(cuts.mean()) if cuts.size else 0.0
+
+
+def _loss_episodes(time, window, delivered, losses, horizon=10.0):
+    """Window before and after each loss episode of one flow.
+
+    An episode holds the losses of one window of data: a loss opens a new
+    episode once more packets than the window held at the previous loss
+    have been delivered in order since that loss.  The window *before* is
+    the last sample before the episode's first loss; the window *after* is
+    the smallest sample from that loss until the next episode's first loss,
+    at most *horizon* seconds later.
+
+    Parameters
+    ----------
+    time : ndarray, shape (k,)
+        Sampling instants, increasing. [s]
+    window : ndarray, shape (k,)
+        Congestion window samples. [packets]
+    delivered : ndarray, shape (k,)
+        Cumulative packets delivered in order. [packets]
+    losses : array_like
+        Times of the flow's data losses. [s]
+    horizon : float
+        [s]
+
+    Returns
+    -------
+    first, before, after : ndarray, shape (e,)
+        Time of each episode's first loss [s] and its windows [packets];
+        episodes without a sample before their first loss are left out.
+    """
+    losses = np.sort(np.asarray(losses, dtype=float))
+    starts = []
+    last = None
+    for x in losses:
+        if last is not None:
+            since = np.interp(x, time, delivered) - np.interp(last, time, delivered)
+            k = int(np.searchsorted(time, last, side="left")) - 1
+            held = window[k] if k >= 0 else window[0]
+            if since <= held:
+                last = x
+                continue
+        starts.append(x)
+        last = x
+    first, before, after = [], [], []
+    for n, t0 in enumerate(starts):
+        k = int(np.searchsorted(time, t0, side="left")) - 1
+        t1 = min(starts[n + 1] if n + 1 < len(starts) else math.inf, t0 + horizon)
+        span = (time >= t0) & (time < t1)
+        if k < 0 or not span.any():
+            continue
+        first.append(t0)
+        before.append(float(window[k]))
+        after.append(float(window[span].min()))
+    return np.array(first), np.array(before), np.array(after)
+
+
+def _episode_stats(r, flow=0):
+    """(share of link-error episodes ending at window 1, mean relative cut per episode of
+    all data losses) of one single-flow run; NaN where there is no episode."""
+    win, got = r.window[:, flow], r.delivered[:, flow]
+    _, b, a = _loss_episodes(r.time, win, got, r.loss_times)
+    reset = float(np.mean(a <= 1.5)) if a.size else math.nan
+    _, b, a = _loss_episodes(r.time, win, got, np.concatenate([r.loss_times,
+                                                               r.overflow_times]))
+    ok = b > 0
+    cut = float(np.mean(1.0 - a[ok] / b[ok])) if ok.any() else math.nan
+    return reset, cut
+
+
+def _slow_start_exit(time, window, rtt):
+    """Index of the sample at which slow start ends: the first sample with a window of
+    at least 2 after which the window grows by less than half over two round trips
+    *rtt* [s] (slow start at least doubles over two round trips); -1 if none."""
+    later = np.interp(time + 2 * rtt, time, window)
+    inside = time + 2 * rtt <= time[-1]
+    hit = np.nonzero(inside & (window >= 2) & (later < 1.5 * window))[0]
+    return int(hit[0]) if hit.size else -1
+
+
+def _rise_then_cut(time, window, t_loss, horizon=10.0):
+    """(w_loss, w_peak, w_cut): the window at the last sample up to *t_loss*, the largest
+    from then until the cut (the first sample below 3/4 of that running maximum) and the
+    sample at the cut; without a cut within *horizon* [s], the largest and the smallest
+    sample of that span; NaNs without a sample up to *t_loss*."""
+    k = int(np.searchsorted(time, t_loss, side="right")) - 1
+    if k < 0:
+        return math.nan, math.nan, math.nan
+    w_loss = peak = low = float(window[k])
+    for j in range(k + 1, time.size):
+        if time[j] > t_loss + horizon:
+            break
+        if window[j] < 0.75 * peak:
+            return w_loss, peak, float(window[j])
+        peak, low = max(peak, float(window[j])), min(low, float(window[j]))
+    return w_loss, peak, low
