@@ -412,12 +412,19 @@ def table1_links(network):
 def serialisation_time(size_bytes, rate_bps):
     """Time to put *size_bytes* on a link of *rate_bps*: ``8 size / rate``. [s]
 
+    Parameters
+    ----------
+    size_bytes : float
+        Packet size, in [0, 1e12]. [bytes]
+    rate_bps : float
+        Link rate, in (0, 1e15]. [bit/s]
+
     Examples
     --------
     >>> serialisation_time(64, 64e3)
     0.008
     """
-    size = check_nonnegative("size_bytes", size_bytes, scalar=True)
+    size = check_interval("size_bytes", size_bytes, 0.0, 1e12, closed="both", scalar=True)
     rate = check_interval("rate_bps", rate_bps, 0.0, 1e15, closed="right", scalar=True)
     return 8.0 * float(size) / float(rate)
 
@@ -537,7 +544,7 @@ def burst_timeline(protocols=("STTP", "Reno"), packets=16, resolution=1e-4):
     dict
         protocol -> :class:`BurstTimeline`.
     """
-    protocols = tuple(_check_names("protocols", protocols, ("STTP", "Reno")))
+    protocols = tuple(_args.choices(("STTP", "Reno"))("protocols", protocols))
     packets = _check_count("packets", packets, 64)
     resolution = float(check_interval("resolution", resolution, 0.0, 0.01, closed="right",
                                       scalar=True))
@@ -750,7 +757,8 @@ def variants(counts=QUICK_COUNTS, duration=EXP1_DURATION):
     -------
     VariantsResult
     """
-    counts = tuple(check_sequence("counts", counts, lambda name, n: _check_count(name, n, 1000)))
+    counts = tuple(_args.distinct_of(lambda name, n: _check_count(name, n, 1000))("counts",
+                                                                                   counts))
     duration = _check_duration(duration)
     tcp = S.TcpOptions(max_window=MAX_WINDOW)
     sent, dropped, scal = {}, {}, {}
@@ -802,7 +810,7 @@ def join(configs=("TCP Reno", "STTP 9:1"), window=100.0, start_interval=4.0):
     -------
     JoinResult
     """
-    configs = tuple(_check_names("configs", configs, CONFIGS))
+    configs = tuple(_args.choices(CONFIGS)("configs", configs))
     window = float(check_interval("window", window, 0.0, 1e4, closed="right", scalar=True))
     start_interval = float(check_interval("start_interval", start_interval, 0.0, 1e3,
                                           closed="both", scalar=True))
