@@ -8,7 +8,13 @@
   sources on Fig. 3, one every 4 s, 900 s, Reno, Vegas and STTP
   (:func:`ctlcc.sim.scenarios.sttp_experiment1`);
 * :func:`table1` - Table I's packet counts of one greedy STTP source on a
-  three-node path;
+  three-node path (rows 5-6: Fig. 2's four nodes);
+* §III's small set-ups: :func:`ping_pair` (§III-A, Fig. 2),
+  :func:`burst_timeline` (§III-B.1's eight packets, STTP and Reno),
+  :func:`bursty_source` (§III-B.2), :func:`rtt_example` (§III-B.3, CBR +
+  STTP), :func:`variants` (Experiment 1 with the RTT threshold at 2, 5,
+  10 % and the timer clock of §V-B) and :func:`join` (§IV-B: Table II's
+  two sources, the second joining);
 * :func:`claims` - the paper's statements about them
   (``data/sttp_sim_published.csv``, Tables II-III in
   ``data/sttp_table2_fairness.csv`` and ``data/sttp_table3_experiment1.csv``)
@@ -49,6 +55,12 @@ Findings (ctlcc vs the paper; measured with the defaults of this module):
   meet the full queue are lost and those sources never start (0 of 10, 7 of
   50, 20 of 100, 45 of 200), the paper's "low bytes 80" rows, which Table
   III shows from 40 sources on.
+* **§III-B.1's timeline.**  On the three-node 64 kb/s chain Reno's first
+  and eighth ACK come back at 0.264 and 1.292 s, the paper's printed times.
+  ctlcc's STTP probes with its first two 1000-byte segments, so its burst
+  leaves at 0.389 s (paper 0.029 s: two 40-byte Pings) and its eighth ACK
+  is back at 1.278 s (paper 1.156 s, which is when the sink gets the eighth
+  segment sent behind a 0.029-s burst, 12 ms before its ACK is back).
 * Goodput is the link's 225 MB for every protocol (reproduced).  Reno's
   row at 10 sources matches Table III with the 20-packet window (sent
   +0.05 %, dropped +5 %); with more sources ctlcc's Reno and Vegas drop
