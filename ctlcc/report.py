@@ -90,8 +90,8 @@ SECTIONS = (
      f"CBRAA's simulations re-run: smoothness, arrivals and departures, RTT shares "
      f"({short('cbraa')}, §4, Figs. 3-6)"),
     ("sttp_sim", "ctlcc.plots.sttp_experiments",
-     f"STTP's simulations re-run: Tables I-II, Experiment 1 (Figs. 4-5) ({short('sttp')}, "
-     f"§III-IV)"),
+     f"STTP's simulations re-run: §III's examples, Tables I-II, Experiment 1 (Figs. 4-5) "
+     f"({short('sttp')}, §III-V)"),
     ("aqm", "ctlcc.plots.aqm",
      f"AQM on packets: RED ({short('hollot')}) and PI ({short('hollot_pi')}) vs the fluid "
      f"model and the linear analysis; ST-PD and Primo behind PI"),

@@ -988,8 +988,41 @@ MODULE_CASES += [
     _experiment("experiments.sttp.claims", xsttp.claims,
                 kinds=dict(results=("obj", dict), quick="bool"), none_ok=("results",)),
 ]
+MODULE_CASES += [
+    Case("experiments.sttp.table1_links", xsttp.table1_links,
+         dict(network="2Mb 1ms, 1Mb 2ms, 2Mb 1ms"), dict(network=("obj", str)),
+         extra=(("no unit", dict(network="2 1ms"), RAISE, "network"),
+                ("unknown unit", dict(network="2Gb 1ms"), RAISE, "network"))),
+    Case("experiments.sttp.serialisation_time", xsttp.serialisation_time,
+         dict(size_bytes=64, rate_bps=64e3),
+         dict(size_bytes=("interval", 0.0, 1e12, "both"),
+              rate_bps=("interval", 0.0, 1e15, "right"))),
+    _experiment("experiments.sttp.burst_timeline", xsttp.burst_timeline,
+                kinds=dict(protocols=("set", ("choice", ("STTP", "Reno"))), packets="count",
+                           resolution=("interval", 0.0, 0.01, "right")),
+                extra=(("packets above 64", dict(packets=65), RAISE, "packets"),)),
+    _experiment("experiments.sttp.bursty_source", xsttp.bursty_source,
+                kinds=dict(duration=("interval", 2.0, 20000.0, "right"),
+                           restart=("interval", 1.0, 20000.0, "both"), burst="count"),
+                extra=(("duration before restart", dict(duration=1.5), RAISE, "duration"),)),
+    _experiment("experiments.sttp.rtt_example", xsttp.rtt_example,
+                kinds=dict(duration=("interval", 3.0, 200.0, "both"),
+                           threshold=("interval", 0.0, 1.0, "neither"),
+                           resolution=("interval", 0.0, 0.1, "right"))),
+    _experiment("experiments.sttp.variants", xsttp.variants,
+                kinds=dict(counts=("set", "count"),
+                           duration=("interval", 0.0, xsttp.MAX_DURATION, "right"))),
+    _experiment("experiments.sttp.join", xsttp.join,
+                kinds=dict(configs=("set", ("choice", xsttp.CONFIGS)),
+                           window=("interval", 0.0, 1e4, "right"),
+                           start_interval=("interval", 0.0, 1e3, "both"))),
+]
 MODULE_EXEMPT += [(getattr(xsttp, n), _RESULT) for n in (
-    "Table2Result", "Experiment1Result", "Table1Result")]
+    "Table2Result", "Experiment1Result", "Table1Result", "PingResult", "BurstTimeline",
+    "BurstySourceResult", "RttExampleResult", "VariantsResult", "JoinResult")]
+MODULE_EXEMPT += [(xsttp.BurstTimeline.largest_burst, _NEEDS_A_RUN),
+                  (xsttp.VariantsResult.goodput, _NEEDS_A_RUN),
+                  (xsttp.ping_pair, "no arguments: §III-A's packet pair from the paper's set-up")]
 MODULE_EXEMPT += [(xsttp.Table2Result.jain, _NEEDS_A_RUN),
                   (xsttp.published_table2, "no arguments: the paper's Table II"),
                   (xsttp.published_table3, "no arguments: the paper's Table III"),

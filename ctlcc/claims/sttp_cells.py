@@ -1,8 +1,8 @@
 # ctlcc.claims.sttp_cells - STTP's Table I and Table II cells, one record each, on ctlcc's runs
 """Units of single cells of Wade, Kara & Dew (2000)'s Tables I and II:
-the packets sent and ACKs received in the four Table I rows ctlcc runs
-(:func:`ctlcc.experiments.sttp.table1`; rows 5-6, multi-link chains, are
-not run), and each source's packets sent (and TCP Reno's drops with one and
+the packets sent and ACKs received in the six Table I rows ctlcc runs
+(:func:`ctlcc.experiments.sttp.table1`; rows 5-6, multi-link chains, on
+Fig. 2's four nodes), and each source's packets sent (and TCP Reno's drops with one and
 two sources) in ctlcc's Table II runs (:func:`ctlcc.experiments.sttp.table2`,
 sources numbered in start order).  The runs are those of
 :mod:`ctlcc.claims.sttp_sim`.  Records in ``data/ledger_sttp.csv``.
@@ -39,7 +39,7 @@ def table2_cell_ids():
     return out
 
 
-_TABLE1 = [f"sttp-table1-row{k}-{what}-sim" for k in (1, 2, 3, 4) for what in ("packets-tx", "acks")
+_TABLE1 = [f"sttp-table1-row{k}-{what}-sim" for k in (1, 2, 3, 4, 5, 6) for what in ("packets-tx", "acks")
            if (k, what) != (1, "packets-tx")]          # row 1's packets: sttp-table1-sim-packets
 
 

@@ -12,7 +12,13 @@ from ..experiments import sttp as exp
 from ..references import cite
 from . import ReportFigure, ReportTable, get_axes, new_figure
 
-__all__ = ["plot_table2", "plot_experiment1", "claims_table", "report_items"]
+__all__ = ["plot_table2", "plot_experiment1", "plot_s3b1_timeline", "claims_table",
+           "report_items"]
+
+#: §III-B.1's printed times: (label, time [s]) per protocol.
+S3B1_PRINTED = {"STTP": (("7 of 8 sent", 0.029), ("8th sent", 0.668), ("first ACK", 0.281),
+                         ("last ACK", 1.156)),
+                "Reno": (("first sent", 0.0), ("first ACK", 0.264), ("last ACK", 1.292))}
 
 COLOURS = {"Reno": "C0", "Vegas": "C2", "STTP": "C3", "TCP Reno": "C0", "STTP 9:1": "C3",
            "STTP 5:5": "C1", "STTP 1:9": "C4"}
@@ -92,6 +98,50 @@ def plot_experiment1(result, column="goodput", ax=None):
     return ax
 
 
+def plot_s3b1_timeline(result, packets=8, axes=None):
+    """§III-B.1's eight-packet burst: send and ACK times per segment, STTP over Reno.
+
+    Parameters
+    ----------
+    result : dict
+        protocol -> :class:`~ctlcc.experiments.sttp.BurstTimeline`
+        (:func:`ctlcc.experiments.sttp.burst_timeline`).
+    packets : int
+        Segments drawn. [packets]
+    axes : sequence of two matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure or None
+    """
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(2, 1, figsize=(8, 6.5), sharex=True)
+    for ax, p in zip(axes, ("STTP", "Reno")):
+        b = result[p]
+        k = np.arange(1, packets + 1)
+        for j in range(packets):
+            ax.plot([b.send_times[j], b.ack_times[j]], [k[j], k[j]], "-", color="0.8", lw=1)
+        ax.plot(b.send_times[:packets], k, ">", color=COLOURS[p], label=f"{p}: segment sent (ctlcc)")
+        ax.plot(b.ack_times[:packets], k, "o", color=COLOURS[p], mfc="none",
+                label=f"{p}: its ACK back at the sender (ctlcc)")
+        for n, (label, t) in enumerate(S3B1_PRINTED[p]):
+            ax.axvline(t, color="k", ls="--", lw=0.8, label="paper's printed times" if n == 0 else None)
+            ax.text(t, packets + 0.6, f" {label}\n {t:.3f}", fontsize=7, va="top", ha="left")
+        ax.set_ylim(0.3, packets + 1.5)
+        ax.set_xlim(-0.05, 1.45)
+        ax.set_yticks(k)
+        ax.set_ylabel("segment [1]")
+        ax.set_title(f"{p}" + (" (ctlcc's probe pair = segments 1-2)" if p == "STTP" else
+                               " (slow start from one segment)"), fontsize=9)
+        ax.legend(fontsize=7, loc="lower right")
+    axes[-1].set_xlabel("time [s]")
+    if fig is not None:
+        fig.suptitle(f"{cite('sttp', '§III-B.1')}:\neight 1000-byte packets over two 64 kb/s "
+                     f"1 ms links, STTP vs Reno (ctlcc runs)", fontsize=10)
+    return fig
+
+
 def claims_table(claim_list):
     """The checked claims as a report table."""
     rows = tuple((c.id, c.location, c.claim, _cell(c.published), _cell(c.value), c.unit,
@@ -137,12 +187,24 @@ def report_items(results=None):
         "of the 2 Mb/s link (250 packets, twice the 128-packet queue) and the ACK clock keeps "
         "the tokens in flight, which only a loss removes, so the queue stays full. Reno and "
         "Vegas run with ns-2's 20-packet window (their 10-source row matches the table).", fig)
+    if "burst" in res:
+        yield ReportFigure(
+            "sttp_s3b1_timeline",
+            "§III-B.1's eight-packet burst on the three-node 64 kb/s chain (1000-byte data, "
+            "40-byte ACKs), read as the first eight segments of a greedy source, with the "
+            "paper's printed times dashed. Reno's first and last ACK (0.264, 1.292 s) are "
+            "reproduced to the millisecond. ctlcc's STTP probes with its first two data "
+            "segments, so its burst leaves at 0.389 s; the paper's 0.029 s is the return of two "
+            "40-byte Pings, and its 0.281 and 1.156 s are when the sink gets the first and "
+            "eighth segment, 12 ms before their ACKs reach the sender.",
+            plot_s3b1_timeline(res["burst"]))
     rows = tuple((r["network"], r["duration"], r["poisson"], r["published_tx"], r["sent"],
                   r["published_acks"], r["acks"], r["capacity"]) for r in res["table1"].rows)
     yield ReportTable(
         "sttp_table1_packets",
-        f"{cite('sttp', 'Table I')}: one greedy STTP source on a three-node path of equal links "
-        f"(the two mixed-link rows are left out: their topology is not given).",
+        f"{cite('sttp', 'Table I')}: one greedy STTP source on a three-node path of equal links; "
+        f"the two mixed-link rows on Fig. 2's four nodes, the row's links in order (our "
+        f"reading: the text says Fig. 2's network was used).",
         ("network", "duration [s]", "Poisson tokens (paper)", "packets sent (paper)",
          "packets sent (ctlcc)", "ACKs (paper)", "ACKs (ctlcc)", "link capacity [packets]"),
         rows)

@@ -35,3 +35,15 @@ def test_report_items_kinds():
     items = list(P.report_items(res))
     assert [type(i) for i in items] == [ReportFigure] * 3 + [ReportTable] * 2
     assert all(len(r) == len(items[-1].columns) for r in items[-1].rows)
+
+
+def test_s3b1_timeline_marks_the_printed_times():
+    fig = P.plot_s3b1_timeline(exp.burst_timeline())
+    top, bottom = fig.axes
+    assert "§III-B.1" in fig._suptitle.get_text() and "Wade, Kara & Dew" in fig._suptitle.get_text()
+    assert bottom.get_xlabel() == "time [s]" and "[1]" in top.get_ylabel()
+    # the paper's printed times are dashed lines: STTP's four, Reno's three
+    dashed = [[line.get_xdata()[0] for line in ax.get_lines() if line.get_linestyle() == "--"]
+              for ax in (top, bottom)]
+    assert dashed == [[0.029, 0.668, 0.281, 1.156], [0.0, 0.264, 1.292]]
+    assert any("paper" in t.get_text() for t in top.get_legend().get_texts())
