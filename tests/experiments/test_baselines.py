@@ -42,6 +42,7 @@ import numpy as np  # noqa: E402
 
 from ctlcc.experiments import primo  # noqa: E402
 from ctlcc.plots import baselines as base_plots  # noqa: E402
+from ctlcc.plots import primo_experiments as primo_plots  # noqa: E402
 from ctlcc.plots import thesis_experiments as thesis_plots  # noqa: E402
 
 
@@ -109,8 +110,13 @@ def test_primo_tables_hold_cubic_beside_the_papers_protocols():
     assert [r[0] for r in table.rows] == ["Reno", "CUBIC"]
     assert len(table.columns) == len(table.rows[0]) == 3 + 5 + 1
     assert table.rows[1][3:8] == tuple(round(float(v), 1) for v in many.criteria[1, 0, 0])
+    fig = primo_plots.plot_many_sources(many)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "CUBIC (ctlcc's addition), together" in labels and "Reno, together" in labels
     multi = {s: primo.multi_congestion(("primo", "cubic"), s, duration=16.0)
              for s in ("together", "staggered")}
+    fig = primo_plots.plot_multi_congestion(multi["together"], multi["staggered"])
+    assert fig.axes[2].get_title().startswith("CUBIC (ctlcc's addition), Fig. 6")
     table = base_plots.multi_congestion_table(multi)
     assert [(r[0], r[1]) for r in table.rows] == [("Primo", "together"), ("CUBIC", "together"),
                                                   ("Primo", "staggered"),
