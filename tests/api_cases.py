@@ -1108,7 +1108,7 @@ _SIM_FACTORIES += [
     lambda: Case("sim.senders.Cubic", _senders.Cubic, {},
          dict(c="pos", beta=OPEN_UNIT, fast_convergence="bool", friendly="bool",
               recovery=("choice", ("prr", "prr-crb", "rfc6675", "newreno")),
-              dupthresh="int1", limited_transmit="bool"),
+              dupthresh="int1", limited_transmit="bool", hystart="bool"),
          none_ok=("dupthresh", "limited_transmit")),
     lambda: Case("sim.senders.FixedWindow", _senders.FixedWindow, {}, dict(window="pos")),
     lambda: Case("sim.senders.WindowLawSender", _senders.WindowLawSender,

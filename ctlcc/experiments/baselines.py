@@ -16,9 +16,20 @@ own experiment functions, with "cubic" in their protocol list:
 * :func:`sharing` - §6's sharing (Fig. 6.1's dumbbell, the second
   connection joining at 5 s): ST-PD's share of the bottleneck beside Reno
   (the thesis's case) and beside CUBIC, and CUBIC's beside Reno;
+* :func:`lossy_sharing` - §6's lossy sharing (Figs. 6.3-6.6): S2D2 as
+  ST-PD, as Reno and as CUBIC beside Reno S1D1, with a uniform loss on the
+  shared link or on S2's access
+  (:func:`ctlcc.experiments.thesis.mixed_reno` with ``extra=("cubic",)``);
 * :func:`primo_criteria` - Primo's five criteria (§IV-C) along the
   reduced §IV-B sweeps (Figs. 2-5) with CUBIC beside Reno, Sack, Vegas,
-  TFRC and Primo.
+  TFRC and Primo;
+* :func:`primo_many_sources` and :func:`primo_multi_congestion` - the five
+  criteria as the number of sources grows on Fig. 1-top (§V-E) and the
+  five flows of Fig. 1-bottom (§VI, Figs. 6-7), CUBIC beside the same five.
+
+The papers' protocols' runs are the ones of the papers' own sections
+(each run is deterministic given its scenario and seed; adding CUBIC adds
+runs and changes none).
 
 These are new results, not paper claims: no paper states anything about
 CUBIC, so no ledger record judges them (the report shows them as figures).
@@ -39,7 +50,8 @@ from . import thesis
 from ._args import checked
 
 __all__ = ["THESIS_PROTOCOLS", "PRIMO_PROTOCOLS", "SharingResult", "thesis_comparisons",
-           "sharing", "primo_criteria"]
+           "sharing", "lossy_sharing", "primo_criteria", "primo_many_sources",
+           "primo_multi_congestion"]
 
 #: The thesis's protocols (and NewReno, the recovery ctlcc's and ns-3's TCPs use) + CUBIC.
 THESIS_PROTOCOLS = ("tahoe", "reno", "newreno", "vegas", "stpd", "cubic")
@@ -164,3 +176,76 @@ def primo_criteria(quick=True):
     duration = primo_exp.DURATION if quick else primo_exp.DURATION_FULL
     return [primo_exp.parameter_sweep(p, grids[p], protocols=PRIMO_PROTOCOLS, duration=duration)
             for p in grids]
+
+
+@checked()
+def lossy_sharing(quick=True):
+    """§6's lossy sharing (Figs. 6.3-6.6) with CUBIC as a third S2D2.
+
+    Parameters
+    ----------
+    quick : bool
+        The seeds of the report's run (:data:`ctlcc.experiments.thesis.QUICK`)
+        or of :data:`~ctlcc.experiments.thesis.FULL`.
+
+    Returns
+    -------
+    ctlcc.experiments.thesis.MixedRenoResult
+        With ``extra_gain[(placement, "cubic")]``: S2D2's in-order
+        deliveries as CUBIC over as Reno, per seed.
+
+    References
+    ----------
+    Xu (2002), §6, Figs. 6.3-6.6.
+    """
+    s = thesis.QUICK if quick else thesis.FULL
+    return thesis.mixed_reno(seeds=s["mixed_seeds"], extra=("cubic",))
+
+
+@checked()
+def primo_many_sources(quick=True):
+    """§V-E's many sources on Fig. 1-top with CUBIC beside Primo's five protocols.
+
+    Parameters
+    ----------
+    quick : bool
+        The counts and run length of :func:`ctlcc.experiments.primo.run_all`
+        (quick: 2, 10, 20 sources, :data:`~ctlcc.experiments.primo.DURATION`)
+        or its full ones.
+
+    Returns
+    -------
+    ctlcc.experiments.primo.ManySourcesResult
+
+    References
+    ----------
+    Chatté, Ducourthial & Niculescu (2006), §V-E.
+    """
+    counts = (2, 10, 20) if quick else (2, 5, 10, 15, 20)
+    duration = primo_exp.DURATION if quick else primo_exp.DURATION_FULL
+    return primo_exp.many_sources(counts, protocols=PRIMO_PROTOCOLS, duration=duration)
+
+
+@checked()
+def primo_multi_congestion(quick=True):
+    """Fig. 1-bottom's five flows (§VI, Figs. 6-7) with CUBIC beside Primo's five protocols.
+
+    Parameters
+    ----------
+    quick : bool
+        The run length of :func:`ctlcc.experiments.primo.run_all` (20 s
+        quick, 60 s full).
+
+    Returns
+    -------
+    dict
+        ``together`` (Fig. 6) and ``staggered`` (Fig. 7):
+        :class:`ctlcc.experiments.primo.MultiCongestionResult`.
+
+    References
+    ----------
+    Chatté, Ducourthial & Niculescu (2006), §VI, Figs. 6-7.
+    """
+    duration = 20.0 if quick else 60.0
+    return {schedule: primo_exp.multi_congestion(PRIMO_PROTOCOLS, schedule, duration=duration)
+            for schedule in ("together", "staggered")}

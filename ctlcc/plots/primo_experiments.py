@@ -22,6 +22,8 @@ __all__ = ["plot_criteria_pentagon", "plot_pentagon", "plot_pentagons", "plot_ma
 COLOURS = {"reno": "C0", "sack": "C4", "vegas": "C2", "tfrc": "C1", "primo": "C3", "cubic": "C5"}
 LABELS = {"reno": "Reno", "sack": "Sack", "vegas": "Vegas", "tfrc": "TFRC", "primo": "Primo",
           "cubic": "CUBIC"}
+#: Protocols the paper did not run (ctlcc's additions), so marked in legends.
+ADDED = ("cubic",)
 CORNERS = ("sending\nstability", "reception\nstability", "goodput", "occupancy", "fairness")
 _TITLES = {"bandwidth": "shared link 1-16 Mb/s", "queue": "queue 5-50 packets",
            "delay": "shared link delay 5-200 ms", "access_delay": "S2 access delay 1-50 ms"}
@@ -198,7 +200,7 @@ def plot_many_sources(result):
             for s, schedule in enumerate(result.schedules):
                 ax.plot(result.counts, result.criteria[i, s, :, k], styles[schedule],
                         marker="o", color=COLOURS.get(p),
-                        label=f"{LABELS.get(p, p)}, {schedule}")
+                        label=f"{_label(p)}, {schedule}")
         ax.set_xlabel("number of sources [1]")
         ax.set_ylabel(f"{name.replace('_', ' ')} [%]")
         ax.set_ylim(-2, 102)
@@ -341,7 +343,7 @@ def plot_multi_congestion(together, staggered, counterfactual=None):
     -------
     matplotlib.figure.Figure
     """
-    rows = [(i, p, together, staggered, LABELS.get(p, p))
+    rows = [(i, p, together, staggered, _label(p))
             for i, p in enumerate(together.protocols)]
     if counterfactual is not None:
         rows.append((0, "primo", counterfactual[0], counterfactual[1],
@@ -451,6 +453,12 @@ def report_items(results=None):
               + tuple(round(float(v), 1) for v in iv.reception[i])
               for i, p in enumerate(iv.protocols)))
     yield claims_table(claim_list)
+
+
+def _label(protocol):
+    """The protocol's name, marked when the paper did not run it."""
+    name = LABELS.get(protocol, protocol)
+    return f"{name} (ctlcc's addition)" if protocol in ADDED else name
 
 
 def _short(text, width=60):

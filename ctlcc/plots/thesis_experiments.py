@@ -26,6 +26,8 @@ COLOURS = {"reno": "C0", "stpd": "C3", "vegas": "C2", "tahoe": "C1", "newreno": 
 LABELS = {"reno": "Reno", "stpd": "ST-PD", "vegas": "Vegas", "tahoe": "Tahoe",
           "newreno": "NewReno", "cubic": "CUBIC"}
 THESIS = dict(color="k", ls="--", lw=1.0)
+#: Protocols the thesis did not run, drawn when an experiment has them (ctlcc's additions).
+ADDED = ("newreno", "cubic")
 #: Buffers of the §6 sensitivity table (the thesis does not print R1's). [packets]
 MIXED_BUFFERS = (10, 20, 40)
 
@@ -302,16 +304,16 @@ def plot_bursty(result, alternative=None):
     pub = exp.published()
     fig, axes = new_figure(3, 1, figsize=(9.5, 9))
     ai, at, ab = axes
-    for p in ("reno", "stpd"):
+    # the thesis's Figs. 4.16-4.17 (Reno, ST-PD), then any protocol it did not run
+    for p in ("reno", "stpd") + tuple(p for p in result.protocols if p in ADDED):
         if p not in result.traces:
             continue
         r = result.traces[p]
         d = r.delivered[:, 0]
         keep = (d >= result.first - 1) & (d <= result.last)
-        ai.plot(d[keep], r.window[keep, 0], color=COLOURS.get(p), lw=0.7,
-                label=f"{LABELS.get(p, p)} (ctlcc, seed {r.seed})")
-        at.plot(r.time, r.window[:, 0], color=COLOURS.get(p), lw=0.7,
-                label=f"{LABELS.get(p, p)} (ctlcc, seed {r.seed})")
+        label = f"{LABELS.get(p, p)} ({_added(p)}seed {r.seed})"
+        ai.plot(d[keep], r.window[keep, 0], color=COLOURS.get(p), lw=0.7, label=label)
+        at.plot(r.time, r.window[:, 0], color=COLOURS.get(p), lw=0.7, label=label)
     for p, key in (("reno", "fig4_16"), ("stpd", "fig4_17")):
         t0, t1 = pub[f"{key}_{p}_start"]["value"], pub[f"{key}_{p}_end"]["value"]
         at.axvspan(t0, t1, color=COLOURS[p], alpha=0.08,
@@ -404,19 +406,29 @@ def plot_mixed(result):
     for ax, placement, key, fig_no in ((axes[1, 0], "R1R2", "fig6_4_gain_shared_loss", "6.4"),
                                        (axes[1, 1], "S2R1", "fig6_6_gain_own_loss", "6.6")):
         gains = result.shared_gain if placement == "R1R2" else result.own_gain
-        for p in ("stpd", "reno"):
+        extra = [p for (where, p) in result.extra_gain if where == placement]
+        for p in ("stpd", "reno", *extra):
             r = result.lossy[(placement, p)]
-            ax.plot(r.time, r.delivered[:, 1], color=COLOURS[p], lw=1.0,
-                    label=f"S2D2 = {LABELS[p]} (ctlcc, seed {r.seed})")
+            ax.plot(r.time, r.delivered[:, 1], color=COLOURS.get(p), lw=1.0,
+                    label=f"S2D2 = {LABELS.get(p, p)} ({_added(p)}seed {r.seed})")
+        added = "".join(
+            f"\n{LABELS.get(p, p)}/Reno = {np.mean(result.extra_gain[(placement, p)]):.2f} ± "
+            f"{np.std(result.extra_gain[(placement, p)]):.2f} (ctlcc's addition, not in the "
+            f"thesis)" for p in extra)
         ax.set_title(f"Fig. {fig_no}: loss {result.loss:g} on {placement}; ST-PD/Reno = "
                      f"{np.mean(gains):.2f} ± {np.std(gains):.2f} (thesis "
-                     f"{pub[key]['value']:.2f})", fontsize="small")
+                     f"{pub[key]['value']:.2f}){added}", fontsize="small")
         ax.set_xlabel("time [s]")
         ax.set_ylabel("S2D2 in-order packets [packets]")
         ax.legend(fontsize="x-small", loc="upper left")
     fig.suptitle(f"ST-PD sharing a queue with Reno (buffer {result.buffer}, our choice) - "
                  f"{cite('stpd', 'Figs. 6.2-6.6')}", fontsize="medium")
     return fig
+
+
+def _added(protocol):
+    """'ctlcc, ' or, for a protocol the thesis did not run, 'ctlcc's addition, '."""
+    return "ctlcc's addition, " if protocol in ADDED else "ctlcc, "
 
 
 def claims_table(claim_list):

@@ -629,7 +629,7 @@ def _configure_tcp(ns, tcp):
         ("ns3::TcpVegas::Alpha", ns.UintegerValue(int(tcp["vegas_alpha"]))),
         ("ns3::TcpVegas::Beta", ns.UintegerValue(int(tcp["vegas_beta"]))),
         ("ns3::TcpVegas::Gamma", ns.UintegerValue(int(tcp["vegas_gamma"]))),
-        # ctlcc's window senders have no HyStart (RFC 9438 leaves it optional)
+        # ctlcc's CUBIC runs without HyStart by default (RFC 9438 leaves it optional)
         ("ns3::TcpCubic::HyStart", ns.BooleanValue(bool(tcp.get("cubic_hystart", False)))),
         ("ns3::TcpSocketBase::Sack", ns.BooleanValue(bool(tcp["sack"]))),
         # RFC 3168 ECN (ctlcc's TcpOptions(ecn=True)); off is ns-3's default

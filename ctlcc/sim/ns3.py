@@ -51,7 +51,7 @@ comes from the scenario; the defaults below are what the comparisons use):
   consecutive timeouts; 6 by default, which many-flow dumbbells reach);
   the congestion control is ``TcpNewReno`` for ``"reno"``, ``"newreno"``
   and ``"sack"``, ``TcpVegas`` (alpha, beta, gamma from ``tcp``) for
-  ``"vegas"`` and ``TcpCubic`` (HyStart off: the engine has none) for
+  ``"vegas"`` and ``TcpCubic`` (HyStart off: the engine's default) for
   ``"cubic"``, set per source node (``TcpL4Protocol::SocketType``), so
   flows of different protocols need different sources; ``ns3_job(...,
   protocols=[...])`` names ns-3 protocols the engine lacks (CUBIC).  ns-3's loss recovery is always NewReno-style with SACK and

@@ -46,7 +46,7 @@ classic recovery; ``Cubic(recovery="newreno")`` against ns-3's CUBIC with
 SACK off (``cubic_rtt5``, ``cubic_newreno``); ns-3's default recovery, SACK
 + ``TcpPrrRecovery``, against ``Sack(recovery="prr")`` (``prr_*``) and
 ``Cubic()`` (SACK + PRR, ``cubic_prr_*``).  ``TcpCubic::HyStart`` is off
-(the engine's CUBIC has no HyStart).
+(the engine's CUBIC runs without HyStart by default).
 Timestamps stay on in ns-3 (its RTT measurement; the engine runs with
 ``TcpOptions(timestamps=True)``, its RFC 7323 reading of the same), delayed
 ACKs off, initial window 1, minimum and initial RTO 1 s on both; 1000-byte

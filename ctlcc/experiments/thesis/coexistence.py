@@ -74,6 +74,10 @@ class MixedRenoResult:
     s2_loss_rate : ndarray, shape (S,)
         ST-PD S2D2's link-error losses over its packets put on R1R2 (sent
         minus dropped at R1's queue), loss on R1R2. [1]
+    extra_gain : dict
+        ``{(placement, protocol): ndarray (S,)}``: S2D2's in-order delivery
+        as each protocol of *extra* (not the thesis's: ctlcc's addition)
+        over that with Reno; empty without *extra*. [1]
     """
 
     duration: float
@@ -91,6 +95,7 @@ class MixedRenoResult:
     settle: float = 2.0
     baseline: ThesisRun = field(default=None, repr=False)
     s2_loss_rate: np.ndarray = None
+    extra_gain: dict = field(default_factory=dict)
 
 
 @checked(protocols=_args.protocol_list, loss=_args.optional_loss)
@@ -147,10 +152,27 @@ def fig6_1(protocols=("reno", "stpd"), starts=(0.0, 5.0), buffer=20, loss=None,
     return replace(scenario, flows=names)
 
 
+def _extra_protocols(name, value):
+    """Protocol names besides the thesis's ST-PD and Reno, distinct; may be empty."""
+    if isinstance(value, str) or not isinstance(value, (tuple, list)):
+        raise ParameterError(f"{name} must be a tuple of protocol names (e.g. ('cubic',)), "
+                             f"got {value!r}")
+    for p in value:
+        if not isinstance(p, str):
+            raise ParameterError(f"{name} must hold protocol names (str), got {p!r}")
+        _args.protocol(name, p)
+        if p in ("stpd", "reno"):
+            raise ParameterError(f"{name} must not hold 'stpd' or 'reno' (the thesis's S2D2 "
+                                 f"protocols, always run), got {p!r}")
+    if len(set(value)) != len(value):
+        raise ParameterError(f"{name} must not repeat a protocol, got {value!r}")
+    return tuple(value)
+
+
 @experiment(quick={"seeds": QUICK["mixed_seeds"]}, full={"seeds": FULL["mixed_seeds"]})
-@checked()
+@checked(extra=_extra_protocols)
 def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settle=2.0,
-               bin_width=0.5):
+               bin_width=0.5, extra=()):
     """Figs. 6.2-6.6: ST-PD sharing a bottleneck queue with Reno.
 
     Runs (thesis Fig. 6.1): Reno S1D1 from 0 s and ST-PD S2D2 from 5 s
@@ -173,6 +195,12 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
         Seconds after each join left out of the shares. [s]
     bin_width : float
         Throughput bin. [s]
+    extra : sequence of str
+        Further protocols run as S2D2 in the lossy runs, beside Reno S1D1,
+        on the same seeds (e.g. ``("cubic",)``; ctlcc's addition, not the
+        thesis's): their ratios to Reno in ``extra_gain``.  The thesis's
+        ST-PD and Reno runs are the same with or without them (each run is
+        deterministic given its scenario and seed).
 
     Returns
     -------
@@ -186,6 +214,7 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
     if duration <= 10.0 + settle:
         raise ParameterError(f"duration must be > {10.0 + settle} s, got {duration!r}")
     seeds = _check_seeds(seeds)
+    extra = tuple(extra)
     pair = _run(fig6_1(("reno", "stpd"), (0.0, 5.0), buffer), duration, 0, bin_width, 0.01)
     trio = _run(fig6_1(("reno", "stpd", "reno"), (0.0, 5.0, 10.0), buffer), duration, 0,
                 bin_width, 0.01)
@@ -199,10 +228,10 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
     lossy = {}
     s2_rate = []
     for placement in ("R1R2", "S2R1"):
-        ratio = []
+        ratio = {p: [] for p in ("stpd",) + extra}
         for k, seed in enumerate(seeds):
             got = {}
-            for protocol in ("stpd", "reno"):
+            for protocol in ("stpd", "reno") + extra:
                 scenario = fig6_1(("reno", protocol), (0.0, 5.0), buffer, loss, placement)
                 r = _run(scenario, duration, seed, bin_width, 0.01, light=k > 0)
                 got[protocol] = r.delivered_total[1]
@@ -211,11 +240,14 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
                     s2_rate.append(r.link_losses[1] / crossed if crossed > 0 else math.nan)
                 if k == 0:
                     lossy[(placement, protocol)] = r
-            ratio.append(got["stpd"] / got["reno"] if got["reno"] > 0 else math.inf)
-        gains[placement] = np.array(ratio)
+            for p in ratio:
+                ratio[p].append(got[p] / got["reno"] if got["reno"] > 0 else math.inf)
+        gains[placement] = np.array(ratio.pop("stpd"))
+        gains.update({(placement, p): np.array(v) for p, v in ratio.items()})
     return MixedRenoResult(duration, buffer, seeds, float(loss), pair, trio, share, before,
                            after, gains["R1R2"], gains["S2R1"], lossy, settle, baseline,
-                           np.array(s2_rate))
+                           np.array(s2_rate),
+                           {key: g for key, g in gains.items() if isinstance(key, tuple)})
 
 
 # ledger: Figs. 6.2-6.6 (data/ledger_stpd.csv)

@@ -53,10 +53,21 @@ Loss recovery (option ``recovery``):
   false`` and ``TcpClassicRecovery``, the configuration of the agreement
   matrix's mixes with NewReno (ns-3 sets SACK for every socket).
 
-HyStart is not implemented: slow start ends at ssthresh or with a loss, as
-the engine's other TCPs (RFC 9438 §4.10 leaves the slow-start variant to the
-implementation).  ns-3.44's ``TcpCubic`` has HyStart on by default; the
-agreement matrix runs ns-3 with ``TcpCubic::HyStart = false`` so that the
+Slow start (option ``hystart``): by default it ends at ssthresh or with a
+loss, as the engine's other TCPs (RFC 9438 §4.10 leaves the slow-start
+variant to the implementation).  ``hystart=True`` runs HyStart++ (RFC 9406,
+:mod:`ctlcc.laws.hystart`) in the initial slow start: each round's smallest
+RTT (the engine's round trips: a round ends with the ACK beyond the highest
+segment sent when it began) is compared with the last round's, and a rise of
+RttThresh with 8 samples moves the flow to Conservative Slow Start (a
+quarter of slow start's growth), back to slow start if the RTT falls below
+the one that started CSS, and to congestion avoidance (ssthresh = cwnd)
+after 5 rounds of CSS; each ACK's increase is limited to L = 8 segments
+(ctlcc's senders do not pace).  A loss or timeout ends HyStart++ for the
+rest of the connection (RFC 9406 §4.3: the initial slow start only).
+ns-3.44's ``TcpCubic`` has the 2008 HyStart (delay and ACK train), not
+HyStart++, on by default; the agreement matrix runs ns-3 with
+``TcpCubic::HyStart = false`` and ctlcc with ``hystart=False`` so that the
 two start alike.
 
 Where ns-3.44's ``TcpCubic`` departs from this sender (read from its source;
@@ -80,12 +91,15 @@ Dukkipati, Cheng 2013); RFC 6675; RFC 6582; RFC 5681 §3.1-3.2; RFC 6298.
 from dataclasses import dataclass
 
 import numba
+import numpy as np
 
 from ..._validation import check_bool, check_interval, check_positive
 from ...laws import cubic as law
+from ...laws import hystart as hs
 from .._core.layout import (
-    F_CWND, F_SRTT, F_SSTHRESH, G_DUPTHRESH, I_FAST_RETX, I_IN_RECOVERY, I_RECOVER, I_ROUND_END,
-    I_SND_MAX, I_SND_UNA, NF_COMMON, NI_COMMON,
+    F_CWND, F_ROUND_MIN_RTT, F_ROUND_START, F_SRTT, F_SSTHRESH, G_DUPTHRESH, I_FAST_RETX,
+    I_IN_RECOVERY, I_RECOVER, I_ROUND_END, I_ROUND_RTTS, I_SND_MAX, I_SND_UNA, NF_COMMON,
+    NI_COMMON,
 )
 from .._core.net import try_send
 from . import sack as SK
@@ -104,7 +118,12 @@ _RECOVERY_CODE = {"prr": SK.REC_PRR_SSRB, "prr-crb": SK.REC_PRR_CRB,
 _F0, _I0 = NF_COMMON + SK.FLOAT_COLUMNS, NI_COMMON + SK.INT_COLUMNS
 (F_CB_C, F_CB_BETA, F_CB_FRIENDLY, F_CB_FASTCONV, F_CB_MODE, F_CB_WMAX, F_CB_K,
  F_CB_EPOCH, F_CB_WEST, F_CB_PRIOR) = range(_F0, _F0 + 10)
-(I_CB_LOSS,) = range(_I0, _I0 + 1)
+# HyStart++ (RFC 9406): the round seen last (its start time), the last round's and this
+# round's smallest RTT, cssBaselineMinRtt
+(F_HS_ROUND, F_HS_LAST, F_HS_CUR, F_HS_BASE) = range(_F0 + 10, _F0 + 14)
+(I_CB_LOSS, I_HS_STATE, I_HS_CSS_ROUNDS) = range(_I0, _I0 + 3)
+#: I_HS_STATE: standard slow start (HyStart++ off or over), HyStart++'s slow start, CSS
+HS_OFF, HS_SLOW_START, HS_CSS = 0, 1, 2
 
 _inline = numba.njit(cache=True, inline="always")
 _jit = numba.njit(cache=True)
@@ -112,6 +131,9 @@ _jit = numba.njit(cache=True)
 epoch_start = numba.njit(law.epoch_start_core, cache=True, inline="always")
 avoidance = numba.njit(law.congestion_avoidance_core, cache=True, inline="always")
 loss = numba.njit(law.loss_core, cache=True, inline="always")
+hs_exit = numba.njit(hs.delay_increase_core, cache=True, inline="always")
+hs_abort = numba.njit(hs.css_abort_core, cache=True, inline="always")
+hs_increase = numba.njit(hs.increase_core, cache=True, inline="always")
 # slow start: +1 segment per new ACK below ssthresh (ctlcc.laws.tcp, as every window sender)
 increase = W.increase
 
@@ -143,12 +165,16 @@ class Cubic(SenderSpec):
     limited_transmit : bool or None
         RFC 6675 §5 step (3) (SACK recoveries) or RFC 3042 (``"newreno"``);
         None takes the scenario's ``TcpOptions.limited_transmit``.
+    hystart : bool
+        HyStart++ (RFC 9406) in the initial slow start (see the module
+        docstring); off by default (RFC 9438 §4.10 leaves slow start to the
+        implementation, and the engine's other TCPs run standard slow start).
 
     Examples
     --------
     >>> Cubic().options()
     {'c': 0.4, 'beta': 0.7, 'fast_convergence': True, 'friendly': True, 'recovery': 'prr', \
-'dupthresh': None, 'limited_transmit': None}
+'dupthresh': None, 'limited_transmit': None, 'hystart': False}
     >>> Cubic(beta=1.0)
     Traceback (most recent call last):
     ...
@@ -161,8 +187,8 @@ class Cubic(SenderSpec):
     """
 
     name = "cubic"
-    float_columns = SK.FLOAT_COLUMNS + 10
-    int_columns = SK.INT_COLUMNS + 1
+    float_columns = SK.FLOAT_COLUMNS + 14
+    int_columns = SK.INT_COLUMNS + 3
     c: float = law.C
     beta: float = law.BETA
     fast_convergence: bool = True
@@ -170,6 +196,7 @@ class Cubic(SenderSpec):
     recovery: str = "prr"
     dupthresh: int = None
     limited_transmit: bool = None
+    hystart: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "c", float(check_positive("c", self.c, scalar=True)))
@@ -177,6 +204,7 @@ class Cubic(SenderSpec):
                            float(check_interval("beta", self.beta, 0.0, 1.0, scalar=True)))
         check_bool("fast_convergence", self.fast_convergence)
         check_bool("friendly", self.friendly)
+        check_bool("hystart", self.hystart)
         check_option("recovery", self.recovery, RECOVERIES)
         # the SACK machinery's own checks (dupthresh, limited_transmit)
         dupthresh = SK.Sack(dupthresh=self.dupthresh,
@@ -202,11 +230,20 @@ class Cubic(SenderSpec):
         ff[j, F_CB_WEST] = 0.0
         ff[j, F_CB_PRIOR] = 0.0
         fi[j, I_CB_LOSS] = 0
+        ff[j, F_HS_ROUND] = -1.0
+        ff[j, F_HS_LAST] = np.inf
+        ff[j, F_HS_CUR] = np.inf
+        ff[j, F_HS_BASE] = np.inf
+        fi[j, I_HS_STATE] = HS_SLOW_START if self.hystart else HS_OFF
+        fi[j, I_HS_CSS_ROUNDS] = 0
 
     def final_state(self, ff, fi, j):
-        """CUBIC's state at the end: W_max [segments], K [s], W_est [segments]."""
+        """CUBIC's state at the end: W_max [segments], K [s], W_est [segments], and
+        HyStart++'s phase (``hystart``: "off" - never on, or ended by a loss or by CSS's
+        last round -, "slow start" or "css")."""
+        phase = ("off", "slow start", "css")[int(fi[j, I_HS_STATE])]
         return {"w_max": float(ff[j, F_CB_WMAX]), "k": float(ff[j, F_CB_K]),
-                "w_est": float(ff[j, F_CB_WEST])}
+                "w_est": float(ff[j, F_CB_WEST]), "hystart": phase}
 
 
 # --- CUBIC's window rules on packets -----------------------------------------------------
@@ -217,7 +254,10 @@ def grow(now, f, acked, ctx):
     ff = ctx.ff
     cwnd = ff[f, F_CWND]
     if cwnd < ff[f, F_SSTHRESH]:
-        ff[f, F_CWND] = increase(cwnd, ff[f, F_SSTHRESH])
+        if ctx.fi[f, I_HS_STATE] != HS_OFF:
+            hystart(f, acked, ctx)
+        else:
+            ff[f, F_CWND] = increase(cwnd, ff[f, F_SSTHRESH])
         return
     if ff[f, F_CB_EPOCH] < 0.0:  # the first ACK of congestion avoidance: a new epoch
         k, w_max = epoch_start(ff[f, F_CB_WMAX], cwnd, ff[f, F_CB_C])
@@ -236,9 +276,44 @@ def grow(now, f, acked, ctx):
 
 
 @_inline
+def hystart(f, acked, ctx):
+    """HyStart++ (RFC 9406 §4.2) on a new ACK of *acked* segments in the initial slow start.
+
+    The engine keeps each round's smallest RTT and its sample count (``F_ROUND_MIN_RTT``,
+    ``I_ROUND_RTTS``, reset when a round ends, after this ACK's window rules); a round
+    whose start differs from the one seen last began since the last ACK: the minimum kept
+    from the previous ACK is then lastRoundMinRTT.
+    """
+    ff, fi = ctx.ff, ctx.fi
+    if ff[f, F_ROUND_START] != ff[f, F_HS_ROUND]:  # a new round
+        ff[f, F_HS_ROUND] = ff[f, F_ROUND_START]
+        ff[f, F_HS_LAST] = ff[f, F_HS_CUR]
+        if fi[f, I_HS_STATE] == HS_CSS:
+            fi[f, I_HS_CSS_ROUNDS] += 1
+    current = ff[f, F_ROUND_MIN_RTT]
+    samples = fi[f, I_ROUND_RTTS]
+    ff[f, F_HS_CUR] = current
+    if fi[f, I_HS_STATE] == HS_SLOW_START:
+        ff[f, F_CWND] += hs_increase(acked, False)
+        if hs_exit(current, ff[f, F_HS_LAST], samples):
+            fi[f, I_HS_STATE] = HS_CSS
+            fi[f, I_HS_CSS_ROUNDS] = 0
+            ff[f, F_HS_BASE] = current
+        return
+    ff[f, F_CWND] += hs_increase(acked, True)  # CSS
+    if hs_abort(current, ff[f, F_HS_BASE], samples):
+        fi[f, I_HS_STATE] = HS_SLOW_START
+        ff[f, F_HS_BASE] = np.inf
+    elif fi[f, I_HS_CSS_ROUNDS] >= hs.CSS_ROUNDS:  # to congestion avoidance
+        ff[f, F_SSTHRESH] = ff[f, F_CWND]
+        fi[f, I_HS_STATE] = HS_OFF
+
+
+@_inline
 def cut(f, cwnd, ctx):
     """RFC 9438 §4.6-4.7 at a congestion event with window *cwnd*: returns ssthresh."""
     ff = ctx.ff
+    ctx.fi[f, I_HS_STATE] = HS_OFF  # a congestion event ends HyStart++ (RFC 9406 §4.3)
     ssthresh, w_max = loss(cwnd, ff[f, F_CB_WMAX], ff[f, F_CB_BETA], ff[f, F_CB_FASTCONV] > 0.0)
     ff[f, F_CB_WMAX] = w_max
     ff[f, F_CB_PRIOR] = cwnd
@@ -251,6 +326,7 @@ def timeout_cut(f, cwnd, repeated, ctx):
     """RFC 9438 §4.8 at an expiry (see the module docstring): returns ssthresh."""
     ff, fi = ctx.ff, ctx.fi
     fi[f, I_CB_LOSS] = 1
+    fi[f, I_HS_STATE] = HS_OFF
     if repeated:
         return ff[f, F_SSTHRESH]
     ssthresh = cut(f, cwnd, ctx)
