@@ -251,11 +251,16 @@ def speed(new, names, args):
         print(f"{name:<12}{rate:>16,.0f}{rate / reno:>9.2f}{sent / reno_sent:>13.2f}"
               f"{events:>14,.0f}{events / reno_events:>9.2f}")
     if args.baseline is not None:
-        old = measure(args.baseline, args.duration, ["reno", "stpd", "primo", "vegas"])
+        try:   # the same senders, if the baseline has them all
+            old = measure(args.baseline, args.duration, names)
+        except subprocess.CalledProcessError:
+            old = measure(args.baseline, args.duration, ["reno", "stpd", "primo", "vegas"])
         print(f"\nbaseline {args.baseline}:")
         for name, row in old.items():
             print(f"{name:<12}{row['pkts_per_s']:>16,.0f}   this/baseline = "
-                  f"{new[name]['pkts_per_s'] / row['pkts_per_s']:.2f}")
+                  f"{new[name]['pkts_per_s'] / row['pkts_per_s']:.2f}   x Reno "
+                  f"{row['pkts_per_s'] / old['reno']['pkts_per_s']:.2f} (this "
+                  f"{new[name]['pkts_per_s'] / new['reno']['pkts_per_s']:.2f})")
 
 
 def cold_report(args):
