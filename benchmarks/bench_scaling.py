@@ -27,12 +27,20 @@ engine.  Printed per flow count:
   arrays are numpy arrays allocated before the loop; the loop allocates
   none), each also per flow.
 
+With ``--repeats k`` each of the two untraced runs is made k times and the
+least CPU of each counts.
+
 Ratios against the 10-flow point are the figure of merit (2 shared cores).
+``--baseline PATH`` runs every point on another checkout too (e.g. a ``git
+worktree`` of the commit before a change), the two alternating point by
+point so that both see the same load, and prints the ratios of this
+checkout's CPU per packet to the baseline's.
 
 Usage::
 
     nice -n 10 python benchmarks/bench_scaling.py [--flows 10,30,100,300,1000]
-        [--protocol reno] [--packets 300000]
+        [--protocol reno] [--packets 300000] [--repeats 3]
+        [--baseline /path/to/old/checkout]
     nice -n 10 python benchmarks/bench_scaling.py --heap
 """
 
@@ -51,6 +59,7 @@ import numpy as np
 from ctlcc.sim import run, scenarios
 
 n, protocol, duration = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+repeats = int(sys.argv[4])
 
 
 def rss():
@@ -75,24 +84,32 @@ peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
 # untraced runs for the CPU figures (tracemalloc slows Python's allocations): the
 # run of *duration* and one twice as long; their difference is the marginal cost
-# per packet, without the set-up and result building that do not grow with time
-c2 = cpu()
-r = run(sc, duration, progress=False)
-c3 = cpu()
-r2 = run(sc, 2 * duration, progress=False)
-c4 = cpu()
+# per packet, without the set-up and result building that do not grow with time;
+# each the least of *repeats* runs (the others lost the CPU or the caches to other jobs)
+once, twice = [], []
+for _ in range(repeats):
+    c2 = cpu()
+    r = run(sc, duration, progress=False)
+    c3 = cpu()
+    r2 = run(sc, 2 * duration, progress=False)
+    c4 = cpu()
+    once.append(c3 - c2)
+    twice.append(c4 - c3)
 print(json.dumps({"n": n, "duration": duration, "delivered": int(r.delivered_packets),
-                  "events": int(r.events), "loop_wall": r.wall_time, "cpu": c3 - c2,
-                  "marginal": (c4 - c3 - (c3 - c2)) / (r2.delivered_packets - r.delivered_packets),
+                  "events": int(r.events), "loop_wall": r.wall_time, "cpu": min(once),
+                  "marginal": (min(twice) - min(once))
+                  / (r2.delivered_packets - r.delivered_packets),
                   "cpu_traced": c1 - c0, "rss_growth": rss() - rss0, "traced_peak": peak,
                   "rss0": rss0}))
 """
 
 
-def point(n, protocol, duration):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", _POINT, str(n), protocol, str(duration)],
-                         cwd=ROOT, env=env, capture_output=True, text=True)
+def point(n, protocol, duration, checkout=ROOT, repeats=1):
+    """One flow count in a fresh process importing ctlcc from *checkout* (its cwd)."""
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    out = subprocess.run([sys.executable, "-c", _POINT, str(n), protocol, str(duration),
+                          str(repeats)],
+                         cwd=checkout, env=env, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"{n} flows: {out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -142,6 +159,20 @@ def heap():
     subprocess.run([sys.executable, "-c", _HEAP], cwd=ROOT, env=env, check=True)
 
 
+def _row(label, n, duration, p, first):
+    cpu = p["cpu"] / p["delivered"] * 1e6
+    marginal = p["marginal"] * 1e6
+    setup = (p["cpu"] - p["marginal"] * p["delivered"]) / n * 1e3
+    if not first:
+        first.extend((cpu, marginal))
+    print(f"{label:<9}{n:>6}{duration:>7.0f}{p['delivered']:>11}"
+          f"{p['events'] / p['delivered']:>8.2f}{cpu:>12.3f}{cpu / first[0]:>8.2f}"
+          f"{marginal:>10.3f}{marginal / first[1]:>8.2f}{setup:>12.2f}"
+          f"{p['rss_growth'] / 2**20:>9.1f}{p['rss_growth'] / n / 1024:>9.1f}"
+          f"{p['traced_peak'] / 2**20:>10.1f}{p['traced_peak'] / n / 1024:>9.1f}", flush=True)
+    return cpu, marginal
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--flows", default="10,30,100,300,1000")
@@ -149,6 +180,10 @@ def main(argv=None):
     ap.add_argument("--packets", type=float, default=3e5,
                     help="about how many packets each point delivers")
     ap.add_argument("--min-duration", type=float, default=10.0, help="[s] simulated")
+    ap.add_argument("--repeats", type=int, default=1,
+                    help="untraced runs per point; the least CPU counts")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="another checkout, run point by point beside this one")
     ap.add_argument("--heap", action="store_true",
                     help="only the heap micro-benchmark (the cost of an event against the "
                          "events pending)")
@@ -159,25 +194,23 @@ def main(argv=None):
     flows = [int(x) for x in args.flows.split(",")]
     print(f"{args.protocol}: n-flow dumbbell, 1 Mb/s and 13 packets of buffer per flow, "
           f"about {args.packets:,.0f} delivered packets per point")
-    print(f"{'flows':>6}{'sim s':>7}{'delivered':>11}{'ev/pkt':>8}{'CPU us/pkt':>12}"
+    print(f"{'':<9}{'flows':>6}{'sim s':>7}{'delivered':>11}{'ev/pkt':>8}{'CPU us/pkt':>12}"
           f"{'x first':>8}{'marginal':>10}{'x first':>8}{'setup ms/fl':>12}{'RSS +MB':>9}"
           f"{'kB/flow':>9}{'traced MB':>10}{'kB/flow':>9}", flush=True)
-    first = None
+    first, first_old = [], []
     for n in flows:
         # 125 packets/s per flow at 1 Mb/s of 1000-byte packets
         duration = max(args.min_duration, args.packets / (125.0 * n))
-        p = point(n, args.protocol, duration)
-        cpu = p["cpu"] / p["delivered"] * 1e6
-        marginal = p["marginal"] * 1e6
-        setup = (p["cpu"] - p["marginal"] * p["delivered"]) / n * 1e3
-        if first is None:
-            first = (cpu, marginal)
-        print(f"{n:>6}{duration:>7.0f}{p['delivered']:>11}{p['events'] / p['delivered']:>8.2f}"
-              f"{cpu:>12.3f}{cpu / first[0]:>8.2f}{marginal:>10.3f}{marginal / first[1]:>8.2f}"
-              f"{setup:>12.2f}"
-              f"{p['rss_growth'] / 2**20:>9.1f}{p['rss_growth'] / n / 1024:>9.1f}"
-              f"{p['traced_peak'] / 2**20:>10.1f}{p['traced_peak'] / n / 1024:>9.1f}",
-              flush=True)
+        if args.baseline is None:
+            _row("", n, duration, point(n, args.protocol, duration, repeats=args.repeats),
+                 first)
+            continue
+        old = _row("baseline", n, duration,
+                   point(n, args.protocol, duration, args.baseline, args.repeats), first_old)
+        new = _row("this", n, duration, point(n, args.protocol, duration, repeats=args.repeats),
+                   first)
+        print(f"{'':<9}{n:>6}  this/baseline: CPU per packet {new[0] / old[0]:.2f}, "
+              f"marginal {new[1] / old[1]:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -392,6 +392,7 @@ class _Simulation:
             cf[i, K.C_DELAY] = link.delay
             ci[i, K.K_CAP] = link.buffer
             ci[i, K.K_RING_OFF] = ring_total
+            ci[i, K.K_FIFO_HEAD] = ci[i, K.K_FIFO_TAIL] = -1   # no packet in flight
             ring_total += link.buffer + 1
             loss = link.loss if forward else None
             queue = link.queue if forward else None

@@ -306,7 +306,15 @@ class SenderHarness:
         if f is not None:
             f = self._flow(f)
         n = int(sim.meta[K.M_HEAP])
-        rows = sorted(zip(sim.ht[:n], sim.hs[:n], sim.hk[:n], sim.ha[:n], sim.hb[:n]))
+        rows = list(zip(sim.ht[:n], sim.hs[:n], sim.hk[:n], sim.ha[:n], sim.hb[:n]))
+        # the heap holds each channel's oldest packet; the others wait behind it
+        for c in range(sim.ci.shape[0]):
+            p = int(sim.ci[c, K.K_FIFO_HEAD])
+            p = int(sim.pi[p, K.P_NEXT]) if p >= 0 else -1
+            while p >= 0:
+                rows.append((sim.pf[p, K.Q_ARRIVAL], sim.pi[p, K.P_EVENT_SEQ], K.EV_ARRIVE, p, c))
+                p = int(sim.pi[p, K.P_NEXT])
+        rows.sort()
         out = []
         for t, _, kind, a, b in rows:
             if f is not None and kind not in (K.EV_ARRIVE, K.EV_SAMPLE) and a != f:

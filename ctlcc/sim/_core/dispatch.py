@@ -2,7 +2,9 @@
 """The numba event loop; it names no sender.
 
 Events come off the heap in time order (ties in the order they were
-pushed).  The loop moves packets through channels (:mod:`.net`) and hands
+pushed; a packet's arrival at the end of a channel counts as pushed when it
+entered the channel, although only each channel's oldest packet is in the
+heap, see :func:`.net.next_arrival`).  The loop moves packets through channels (:mod:`.net`) and hands
 every event that concerns a sender to that flow's hook (:mod:`.hooks`),
 called through the address in ``ctx.hooks[f, H_...]``: the loop is compiled
 once, whatever senders run, and a sender's hooks are compiled when a run
@@ -30,7 +32,8 @@ from .layout import (
     Q_AUX2, Q_ECHO, SENDER_ERROR, UNDISPATCHED, UNLINKED,
 )
 from .net import (
-    Ack, borrow, forward, heap_pop, log_drop, log_rtt, lost, push_here, release, waiting,
+    Ack, borrow, forward, heap_pop, log_drop, log_rtt, lost, next_arrival, push_here, release,
+    waiting,
 )
 
 __all__ = []
@@ -143,7 +146,12 @@ def run_kernel(until, ctx, rng):
             return NEED_TRACE
         if ht[0] >= until:
             return DONE
-        now, kind, a, b = heap_pop(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta)
+        kind = ctx.hk[0]
+        if kind == EV_ARRIVE:   # the channel's next packet (if any) takes the entry's place
+            now, a, b = next_arrival(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta, ctx.pi, ctx.pf,
+                                     ctx.ci)
+        else:
+            now, kind, a, b = heap_pop(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta)
         g[G_NOW] = now
         meta[M_EVENTS] += 1
         stop = False

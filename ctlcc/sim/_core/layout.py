@@ -58,6 +58,10 @@ NCF = 20
 K_CAP, K_RING_OFF, K_RING_HEAD, K_RING_COUNT, K_LOSS_KIND, K_GE_BAD = 0, 1, 2, 3, 4, 5
 K_ARRIVALS, K_DROPS, K_LOSSES, K_MAXQ, K_LIST_OFF, K_LIST_LEN, K_LIST_POS, K_SEEN = (
     6, 7, 8, 9, 10, 11, 12, 13)
+# the channel's packets in flight (queued, in transmission or propagating), oldest first: a
+# list linked through the packets' P_NEXT, from K_FIFO_HEAD (-1: empty) to K_FIFO_TAIL; only
+# the head's arrival is an event of the heap (see net.offer)
+K_FIFO_HEAD, K_FIFO_TAIL = 14, 15
 # AQM: its kind, option bits, RED's count and "old" flag, the state of the channel's own
 # uniform stream (SplitMix64), and its counters (drops it decided, ECN marks)
 K_AQM, K_AQM_FLAGS, K_RED_COUNT, K_RED_OLD, K_AQM_RNG, K_AQM_DROPS, K_MARKS = (
@@ -68,14 +72,17 @@ AQM_DROPTAIL, AQM_RED, AQM_PI = 0, 1, 2
 AQM_GENTLE, AQM_WAIT, AQM_ECN, AQM_HARD_DROP = 1, 2, 4, 8
 # --- packet columns ---
 P_FLOW, P_SEQ, P_KIND, P_HOP, P_RETX, P_FLAG, P_ECN = 0, 1, 2, 3, 4, 5, 6
-NPI = 7
+# a packet crossing a channel: the next packet behind it in the channel (-1: none) and the
+# sequence number of its arrival event (Q_ARRIVAL its time), drawn from meta[M_HEAP_SEQ]
+P_NEXT, P_EVENT_SEQ = 7, 8
+NPI = 9
 # ECN bits of a packet (P_ECN, RFC 3168): ECT (data of an ECN-capable flow), CE (set by
 # an AQM instead of a drop), CWR (data: the sender has reduced), ECE (ACK: echo of a CE)
 # and of a flow (I_ECN)
 ECN_ECT, ECN_CE, ECN_CWR, ECN_ECE = 1, 2, 4, 8
 ECN_CAPABLE, ECN_ECHOING, ECN_SEND_CWR = 1, 2, 4
-Q_SENT_TIME, Q_ECHO, Q_AUX1, Q_AUX2 = 0, 1, 2, 3
-NPF = 4
+Q_SENT_TIME, Q_ECHO, Q_AUX1, Q_AUX2, Q_ARRIVAL = 0, 1, 2, 3, 4
+NPF = 5
 # --- global meta (int) ---
 M_HEAP, M_HEAP_SEQ, M_NFREE, M_EVENTS, M_NSAMPLES, M_TRACE, M_NRTT, M_NDROP = 0, 1, 2, 3, 4, 5, 6, 7
 M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLOW = (

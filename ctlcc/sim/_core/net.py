@@ -6,7 +6,11 @@ decides on each arrival, :mod:`.aqm`): a packet arriving at
 ``t`` starts its transmission at ``max(t, end of the previous packet)``
 and reaches the far node ``size/rate + delay`` later.  The ring of
 ``(start, end)`` of the packets still in the channel gives the occupancy
-at any instant, so one event per packet per hop suffices.
+at any instant, so one event per packet per hop suffices; and since the
+packets leave a channel in the order they entered it, the heap holds only
+the arrival of each channel's oldest packet, the others wait in the
+channel's list (:func:`offer`, :func:`next_arrival`): the heap's size is
+the number of busy channels plus the timers, not the packets in flight.
 
 Every function takes the run's arrays grouped in one namedtuple ``ctx``
 (:data:`Ctx`).  The event loop and each sender hook work on a *borrowed*
@@ -31,10 +35,11 @@ from .layout import (
     I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DROP_Q, I_ECN, I_RCV_NXT, I_RETX,
     I_ROUND_RTTS, I_PACE_GEN, I_RTO_GEN, I_RTO_PENDING, I_RTT_SAMPLED, I_SENT, I_SND_MAX,
     I_SND_NXT, I_SND_UNA, I_UNIQUE, K_AQM, K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN,
-    K_LIST_OFF, K_LIST_POS, K_LOSS_KIND, K_MAXQ, K_RING_COUNT, K_RING_HEAD, K_RING_OFF, K_SEEN,
+    K_FIFO_HEAD, K_FIFO_TAIL, K_LIST_OFF, K_LIST_POS, K_LOSS_KIND, K_MAXQ, K_RING_COUNT,
+    K_RING_HEAD, K_RING_OFF, K_SEEN,
     LOSS_BERNOULLI, LOSS_GE, LOSS_NONE, M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_OFFER,
-    M_PUSH, M_SEND, M_TRACE, M_WORLD, P_ECN, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
-    Q_AUX2, Q_ECHO, Q_SENT_TIME,
+    M_PUSH, M_SEND, M_TRACE, M_WORLD, P_ECN, P_EVENT_SEQ, P_FLAG, P_FLOW, P_HOP, P_KIND, P_NEXT,
+    P_RETX, P_SEQ, Q_ARRIVAL, Q_AUX1, Q_AUX2, Q_ECHO, Q_SENT_TIME,
 )
 from .aqm import DROPPED, MARKED, admit
 from .world import (  # noqa: F401  (Ack, Ctx, borrow, sample_ctx: re-exported)
@@ -49,9 +54,16 @@ _inline = numba.njit(cache=True, inline="always")
 
 @_inline
 def heap_push(ht, hs, hk, ha, hb, meta, t, kind, a, b):
-    n = meta[M_HEAP]
+    """Schedule event (t, kind, a, b) under the next sequence number (ties: push order)."""
     seq = meta[M_HEAP_SEQ]
     meta[M_HEAP_SEQ] = seq + 1
+    heap_insert(ht, hs, hk, ha, hb, meta, t, seq, kind, a, b)
+
+
+@_inline
+def heap_insert(ht, hs, hk, ha, hb, meta, t, seq, kind, a, b):
+    """Put event (t, kind, a, b) in the heap under sequence number *seq* (drawn earlier)."""
+    n = meta[M_HEAP]
     i = n
     meta[M_HEAP] = n + 1
     while i > 0:
@@ -97,6 +109,7 @@ def push_here(ctx, t, kind, a, b):
 
 @_inline
 def heap_pop(ht, hs, hk, ha, hb, meta):
+    """Remove the earliest event (time, then sequence number); its (t, kind, a, b)."""
     t0 = ht[0]
     k0 = hk[0]
     a0 = ha[0]
@@ -104,32 +117,44 @@ def heap_pop(ht, hs, hk, ha, hb, meta):
     n = meta[M_HEAP] - 1
     meta[M_HEAP] = n
     if n > 0:
-        t = ht[n]
-        s = hs[n]
-        k = hk[n]
-        a = ha[n]
-        b = hb[n]
-        i = 0
-        while True:
-            c = 2 * i + 1
-            if c >= n:
-                break
-            if c + 1 < n and (ht[c + 1] < ht[c] or (ht[c + 1] == ht[c] and hs[c + 1] < hs[c])):
-                c += 1
-            if ht[c] > t or (ht[c] == t and hs[c] > s):
-                break
-            ht[i] = ht[c]
-            hs[i] = hs[c]
-            hk[i] = hk[c]
-            ha[i] = ha[c]
-            hb[i] = hb[c]
-            i = c
-        ht[i] = t
-        hs[i] = s
-        hk[i] = k
-        ha[i] = a
-        hb[i] = b
+        sift_down(ht, hs, hk, ha, hb, n, ht[n], hs[n], hk[n], ha[n], hb[n])
     return t0, k0, a0, b0
+
+
+@_inline
+def heap_replace_top(ht, hs, hk, ha, hb, meta, t, seq, kind, a, b):
+    """Pop the earliest event and insert (t, seq, kind, a, b), in one pass down the heap.
+
+    The same heap as :func:`heap_pop` then :func:`heap_insert` would leave up to
+    the placement of equal keys, which cannot occur (sequence numbers are unique),
+    so the events come off in the same order.
+    """
+    sift_down(ht, hs, hk, ha, hb, meta[M_HEAP], t, seq, kind, a, b)
+
+
+@_inline
+def sift_down(ht, hs, hk, ha, hb, n, t, s, k, a, b):
+    """Fill the root of the n-entry heap with (t, s, k, a, b), moving it down to its place."""
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            break
+        if c + 1 < n and (ht[c + 1] < ht[c] or (ht[c + 1] == ht[c] and hs[c + 1] < hs[c])):
+            c += 1
+        if ht[c] > t or (ht[c] == t and hs[c] > s):
+            break
+        ht[i] = ht[c]
+        hs[i] = hs[c]
+        hk[i] = hk[c]
+        ha[i] = ha[c]
+        hb[i] = hb[c]
+        i = c
+    ht[i] = t
+    hs[i] = s
+    hk[i] = k
+    ha[i] = a
+    hb[i] = b
 
 
 @_jit
@@ -179,8 +204,8 @@ def enqueue(now, p, c, ctx):
 @_inline
 def forward(now, p, c, ctx):
     """:func:`enqueue` calling :func:`offer` directly (the event loop's own hops)."""
-    offer(now, p, c, ctx.g, ctx.meta, ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.pi, ctx.free,
-          ctx.cf, ctx.ci, ctx.ring_s, ctx.ring_e, ctx.fi, ctx.drop_buf)
+    offer(now, p, c, ctx.g, ctx.meta, ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.pi, ctx.pf,
+          ctx.free, ctx.cf, ctx.ci, ctx.ring_s, ctx.ring_e, ctx.fi, ctx.drop_buf)
 
 
 @_jit
@@ -195,16 +220,21 @@ _call_offer = caller((types.float64, types.int64, types.int64, types.int64), typ
 
 
 @numba.njit(cache=True, _nrt=False)
-def offer(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, free, cf, ci, ring_s, ring_e, fi,
+def offer(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e, fi,
           drop_buf):
     """:func:`enqueue` on the arrays it uses, compiled once.
 
     Every hop of every packet passes here, from a dozen places (the event
     loop, every sender's sends); inlined, each of them would carry its own
     copy of the queue and the heap, which is what made the engine slow to
-    compile.  Compiled on its own, it takes the 17 arrays it uses rather
+    compile.  Compiled on its own, it takes the 18 arrays it uses rather
     than the whole ``ctx`` (fewer arguments to pass), without reference
     counting (it creates no array; the caller owns them all).
+
+    The packet's arrival at the far end draws its event's sequence number
+    here, as if it were pushed on the heap, but joins the tail of the
+    channel's list of packets in flight; only the head of that list is in
+    the heap (:func:`next_arrival`).
     """
     if ci[c, K_AQM] != AQM_DROPTAIL:
         verdict = admit(now, p, c, pi, cf, ci, ring_s, ring_e, fi)
@@ -256,7 +286,46 @@ def offer(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, free, cf, ci, ring_s, ring
     ring_s[slot] = start
     ring_e[slot] = end
     ci[c, K_RING_COUNT] = count + 1
-    heap_push(ht, hs, hk, ha, hb, meta, end + cf[c, C_DELAY], EV_ARRIVE, p, c)
+    t = end + cf[c, C_DELAY]
+    seq = meta[M_HEAP_SEQ]
+    meta[M_HEAP_SEQ] = seq + 1
+    pi[p, P_NEXT] = -1
+    pi[p, P_EVENT_SEQ] = seq
+    pf[p, Q_ARRIVAL] = t
+    if ci[c, K_FIFO_HEAD] < 0:
+        ci[c, K_FIFO_HEAD] = p
+        heap_insert(ht, hs, hk, ha, hb, meta, t, seq, EV_ARRIVE, p, c)
+    else:
+        pi[ci[c, K_FIFO_TAIL], P_NEXT] = p
+    ci[c, K_FIFO_TAIL] = p
+
+
+@_inline
+def next_arrival(ht, hs, hk, ha, hb, meta, pi, pf, ci):
+    """Take the heap's earliest event, an arrival; its channel's next packet takes its place.
+
+    Call when the earliest event is an ``EV_ARRIVE``; returns (t, p, c), the
+    time, packet and channel of that arrival.  One heap entry per channel
+    gives the events in the same order as one per packet: a channel's packets
+    arrive in the order they entered it (FIFO at one rate and one delay:
+    ``t = end + delay``, ``end`` never decreasing, and floating-point addition
+    is monotone) and their sequence numbers grow in that order too, so the
+    head's (time, sequence number) is the least of its channel's, and the
+    heap's least entry the least of all pending events.  Keys are unique, so
+    the order does not depend on the heap's layout.
+    """
+    t = ht[0]
+    p = ha[0]
+    c = hb[0]
+    q = pi[p, P_NEXT]
+    if q < 0:
+        ci[c, K_FIFO_HEAD] = -1
+        heap_pop(ht, hs, hk, ha, hb, meta)
+    else:
+        ci[c, K_FIFO_HEAD] = q
+        heap_replace_top(ht, hs, hk, ha, hb, meta, pf[q, Q_ARRIVAL], pi[q, P_EVENT_SEQ],
+                         EV_ARRIVE, q, c)
+    return t, p, c
 
 
 @_inline
