@@ -298,7 +298,7 @@ def sack_ack(now, f, record, ctx):
         if SK.recovery_done(fi[f, I_SND_UNA], fi[f, I_RECOVER]):  # (A)
             SK.exit_recovery(f, ctx)
         else:  # (B)-(C)
-            SK.recovery_ack(now, f, delivered, ctx)
+            SK.recovery_ack(now, f, delivered, ctx, acked, newly)
             SK.timer(now, f, acked > 0, ctx)
             return
     elif acked > 0:
