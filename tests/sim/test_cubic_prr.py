@@ -222,3 +222,26 @@ def test_prr_ns3_reading_follows_ns3s_sendcount_by_hand():
     assert predicted[0] == 48.0
     assert values[:len(predicted)] == predicted
     assert values[len(predicted)] == 25.0  # recovery ends at cwnd = ssthresh
+
+
+@pytest.mark.parametrize("slow_start, expected", [
+    (None, [2.0, 3.0]),    # RFC 5681 3.1: cwnd += min(N, SMSS), one segment per new ACK
+    ("ns3", [2.0, 4.0]),   # ns-3.44 TcpCubic::IncreaseWindow: cwnd += segmentsAcked
+])
+def test_cubic_slow_start_adds_per_ack_or_per_segment(slow_start, expected):
+    from ctlcc.sim.testing import SenderHarness
+
+    h = SenderHarness(Cubic(recovery="newreno", slow_start=slow_start))
+    h.start(now=0.0)
+    windows = []
+    # segment 0 out; its ACK opens cwnd to 2: 1 and 2 out; one ACK covers both (a
+    # cumulative ACK after a hole, or a lost ACK)
+    for ack, now in ((1, 0.05), (3, 0.10)):
+        h.ack(seq=ack, rtt=0.05, now=now)
+        windows.append(h.state()["cwnd"])
+    assert windows == expected
+
+
+def test_bad_cubic_slow_start_names_the_choices():
+    with pytest.raises(ValueError, match="slow_start must be one of 'rfc5681', 'ns3'; got 'abc'"):
+        Cubic(slow_start="abc")

@@ -103,7 +103,7 @@ _RECOVERY_CODE = {"prr": SK.REC_PRR_SSRB, "prr-crb": SK.REC_PRR_CRB,
 # private columns, after the SACK machinery's (which this sender runs on)
 _F0, _I0 = NF_COMMON + SK.FLOAT_COLUMNS, NI_COMMON + SK.INT_COLUMNS
 (F_CB_C, F_CB_BETA, F_CB_FRIENDLY, F_CB_FASTCONV, F_CB_MODE, F_CB_WMAX, F_CB_K,
- F_CB_EPOCH, F_CB_WEST, F_CB_PRIOR) = range(_F0, _F0 + 10)
+ F_CB_EPOCH, F_CB_WEST, F_CB_PRIOR, F_CB_SLOWSTART) = range(_F0, _F0 + 11)
 (I_CB_LOSS,) = range(_I0, _I0 + 1)
 
 _inline = numba.njit(cache=True, inline="always")
@@ -114,6 +114,10 @@ avoidance = numba.njit(law.congestion_avoidance_core, cache=True, inline="always
 loss = numba.njit(law.loss_core, cache=True, inline="always")
 # slow start: +1 segment per new ACK below ssthresh (ctlcc.laws.tcp, as every window sender)
 increase = W.increase
+#: Slow-start readings: RFC 5681's (cwnd += min(N, SMSS): one segment per new ACK, the
+#: default, None) or ns-3.44's TcpCubic (cwnd += every segment the ACK covers, not capped at
+#: ssthresh; the rest of the ACK is not passed on to congestion avoidance).
+SLOW_STARTS = ("rfc5681", "ns3")
 
 
 @dataclass(frozen=True)
@@ -143,12 +147,17 @@ class Cubic(SenderSpec):
     limited_transmit : bool or None
         RFC 6675 §5 step (3) (SACK recoveries) or RFC 3042 (``"newreno"``);
         None takes the scenario's ``TcpOptions.limited_transmit``.
+    slow_start : {None, "rfc5681", "ns3"}
+        Slow start: one segment per new ACK (RFC 5681, None) or ns-3.44's
+        ``TcpCubic``, which adds every segment the ACK covers, uncapped by
+        ssthresh: after a go-back-N without SACK one cumulative ACK can
+        open the window by a whole flight (``docs/ns3_agreement.md``).
 
     Examples
     --------
     >>> Cubic().options()
     {'c': 0.4, 'beta': 0.7, 'fast_convergence': True, 'friendly': True, 'recovery': 'prr', \
-'dupthresh': None, 'limited_transmit': None}
+'dupthresh': None, 'limited_transmit': None, 'slow_start': None}
     >>> Cubic(beta=1.0)
     Traceback (most recent call last):
     ...
@@ -161,7 +170,7 @@ class Cubic(SenderSpec):
     """
 
     name = "cubic"
-    float_columns = SK.FLOAT_COLUMNS + 10
+    float_columns = SK.FLOAT_COLUMNS + 11
     int_columns = SK.INT_COLUMNS + 1
     c: float = law.C
     beta: float = law.BETA
@@ -170,6 +179,7 @@ class Cubic(SenderSpec):
     recovery: str = "prr"
     dupthresh: int = None
     limited_transmit: bool = None
+    slow_start: str = None
 
     def __post_init__(self):
         object.__setattr__(self, "c", float(check_positive("c", self.c, scalar=True)))
@@ -178,6 +188,8 @@ class Cubic(SenderSpec):
         check_bool("fast_convergence", self.fast_convergence)
         check_bool("friendly", self.friendly)
         check_option("recovery", self.recovery, RECOVERIES)
+        if self.slow_start is not None:
+            check_option("slow_start", self.slow_start, SLOW_STARTS)
         # the SACK machinery's own checks (dupthresh, limited_transmit)
         dupthresh = SK.Sack(dupthresh=self.dupthresh,
                             limited_transmit=self.limited_transmit).dupthresh
@@ -201,6 +213,7 @@ class Cubic(SenderSpec):
         ff[j, F_CB_EPOCH] = -1.0
         ff[j, F_CB_WEST] = 0.0
         ff[j, F_CB_PRIOR] = 0.0
+        ff[j, F_CB_SLOWSTART] = 1.0 if self.slow_start == "ns3" else 0.0
         fi[j, I_CB_LOSS] = 0
 
     def final_state(self, ff, fi, j):
@@ -217,7 +230,10 @@ def grow(now, f, acked, ctx):
     ff = ctx.ff
     cwnd = ff[f, F_CWND]
     if cwnd < ff[f, F_SSTHRESH]:
-        ff[f, F_CWND] = increase(cwnd, ff[f, F_SSTHRESH])
+        if ff[f, F_CB_SLOWSTART] > 0.0:  # ns-3.44's TcpCubic::IncreaseWindow
+            ff[f, F_CWND] = cwnd + acked
+        else:
+            ff[f, F_CWND] = increase(cwnd, ff[f, F_SSTHRESH])
         return
     if ff[f, F_CB_EPOCH] < 0.0:  # the first ACK of congestion avoidance: a new epoch
         k, w_max = epoch_start(ff[f, F_CB_WMAX], cwnd, ff[f, F_CB_C])
