@@ -235,11 +235,59 @@ def red_checks(checks):
     }
 
 
-def _red_loop(params):
+@unit("hollot-aqm-red-stable-packets-vs-fluid-count-queue",
+      "hollot-aqm-red-halved-packets-vs-fluid-count-queue",
+      "hollot-aqm-red-unstable-period-vs-fluid-count", section=_SECTION, needs="checks",
+      evidence=_EV)
+def red_count_checks(checks):
+    """The packet RED against the fluid model read with F&J's count spacing.
+
+    The fluid RED marks at :func:`ctlcc.laws.aqm.red_spacing_rate` of its
+    p_b (``Red(spacing="count")``), the rate the packet RED's count-based
+    spacing gives at a constant p_b.
+    """
+    from ..experiments.aqm import autocorrelation_peak, dominant_period
+
+    stable, unstable, halved = checks["red_stable"], checks["red_unstable"], checks["red_halved"]
+    out = {}
+    for key, c in (("stable", stable), ("halved", halved)):
+        queue = _mean(c.mean_queue)
+        out[f"hollot-aqm-red-{key}-packets-vs-fluid-count-queue"] = _with(
+            queue, c, target=c.fluid_count_mean,
+            reason=f"packet mean queue per seed {_list(c.mean_queue)}; the fluid model with "
+                   f"count spacing {c.fluid_count_mean:.1f} packets, with p_b itself "
+                   f"{c.fluid_mean:.1f}; the count-spacing operating point "
+                   f"{_red_point(c.params, 'count'):.1f}; timeouts per seed (all flows, "
+                   f"whole run) {_list(c.timeouts)}")
+    keep = unstable.fluid_count_time >= 30.0
+    ft, fq = unstable.fluid_count_time[keep], unstable.fluid_count_queue[keep]
+    fluid_period = dominant_period(ft, fq, high=40.0)
+    lag, height = autocorrelation_peak(ft, fq, high=40.0)
+    out["hollot-aqm-red-unstable-period-vs-fluid-count"] = _with(
+        _mean(unstable.periods), unstable, target=fluid_period,
+        reason=f"packet periodogram peaks per seed {_list(unstable.periods)} s; the fluid "
+               f"model with count spacing {fluid_period:.2f} s (autocorrelation peak "
+               f"{height:.2f} at {lag:.2f} s; queue {fq.min():.0f}-{fq.max():.0f} packets), "
+               f"with p_b itself {_period(unstable):.2f} s, the linear analysis "
+               f"{unstable.loop.oscillation_period:.2f} s (count spacing: "
+               f"{_red_loop(unstable.params, 'count').oscillation_period:.2f} s); packet "
+               f"timeouts per seed (all flows, whole run) {_list(unstable.timeouts)}, "
+               f"RED (50, 550, 0.1): {_list(stable.timeouts)}")
+    return out
+
+
+def _red_point(params, spacing="none"):
+    from ..analysis.aqm import red_operating_point
+    from ..experiments.aqm import CAPACITY, N_FLOWS, PROPAGATION
+
+    return red_operating_point(N_FLOWS, CAPACITY, PROPAGATION, params, spacing=spacing)
+
+
+def _red_loop(params, spacing="none"):
     from ..analysis.aqm import red_loop
     from ..experiments.aqm import CAPACITY, N_FLOWS, PROPAGATION
 
-    return red_loop(N_FLOWS, CAPACITY, PROPAGATION, params)
+    return red_loop(N_FLOWS, CAPACITY, PROPAGATION, params, spacing=spacing)
 
 
 def _list(values):
