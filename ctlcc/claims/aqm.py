@@ -147,18 +147,32 @@ def pi_checks(checks):
             reason=f"linear analysis: {hot.loop.prediction}, gain margin "
                    f"{hot.loop.gain_margin:.2f}, w_180 = {hot.loop.phase_crossover:.2f} rad/s; "
                    f"packet periodogram peaks per seed {_list(hot.periods)} s (mean queue "
-                   f"{np.mean(hot.mean_queue):.0f} packets, far below q_ref: p is clipped at 0 "
-                   f"while the queue is empty); the fluid model's period "
-                   f"{_period(hot):.2f} s"),
+                   f"{np.mean(hot.mean_queue):.0f} packets, far below q_ref); the fluid "
+                   f"model's period {_period(hot):.2f} s. Cause: on packets the hot PI's queue "
+                   f"has no period to measure - its autocorrelation peaks at only "
+                   f"{_list(_acf_heights(hot))} (lags {_list(_acf_lags(hot))} s) where the "
+                   f"fluid model's limit cycle gives {_acf(hot.fluid_time, hot.fluid_queue)[1]:.2f}"
+                   f", so the periodogram's highest bin wanders from seed to seed; its power "
+                   f"sits at 1-2 Hz ({_band_ratio(hot, pi, 1.0, 2.0):.1f} x the designed PI's), "
+                   f"a broad band around the fluid cycle's {1 / _period(hot):.2f} Hz, not a "
+                   f"line. The sampled queue's packet-scale noise through the 30-fold "
+                   f"proportional gain keeps p clipped at 0 part of the time, and the integral "
+                   f"action then holds the queue below q_ref"),
         "hollot_pi-aqm-hot-vs-design-amplitude": Measurement(
             value=ratio, seeds=hot.seeds,
             reason=f"spread of 1-s means: hot {_list(hot.spreads)}, designed "
                    f"{_list(pi.spreads)} packets; the fluid model's spreads "
                    f"{_spread(hot):.1f} and {_spread(pi):.1f}. The measure, declared before "
                    f"looking, averages over 1-s bins and so hides an oscillation of 1-2 s "
-                   f"(the fluid model's hot limit cycle has {_period(hot):.2f} s); on packets "
-                   f"the hot PI's queue swings between empty and about 150 packets and its "
-                   f"mean falls to {np.mean(hot.mean_queue):.0f} (see the figure)"),
+                   f"(the fluid model's hot limit cycle has {_period(hot):.2f} s). Cause: "
+                   f"the designed PI's packet queue is not steady either (standard deviation "
+                   f"of the 20-ms samples {_list(pi.raw_spreads)} packets, a slow wander of "
+                   f"about {_welch_period(pi):.1f} s that its integral action, crossover "
+                   f"{pi.loop.crossover:.2f} rad/s, is too slow to remove; the fluid model has "
+                   f"none), and the hot gain rejects that wander: below 0.4 Hz the hot queue "
+                   f"has {_band_ratio(hot, pi, 0.05, 0.4):.2f} x the designed queue's power, at "
+                   f"1-2 Hz {_band_ratio(hot, pi, 1.0, 2.0):.1f} x. The ratio measures "
+                   f"disturbance rejection at low frequency, not the stability margin"),
     }
 
 
@@ -191,11 +205,17 @@ def red_checks(checks):
             queue, stable, target=stable.operating_queue,
             reason=f"packet mean queue per seed {_list(stable.mean_queue)}; RED's curve meets "
                    f"p0(q) at {stable.operating_queue:.1f} packets with p_b as the drop "
-                   f"probability; {drops}"),
+                   f"probability; {drops}. Cause: the packet RED spaces its drops by F&J's "
+                   f"count rule, about 2 p_b per packet (ctlcc.laws.aqm.red_spacing_rate); read "
+                   f"so, the operating point is {_red_point(stable.params, 'count'):.1f} packets "
+                   f"and the fluid model {stable.fluid_count_mean:.1f}"),
         "hollot-aqm-red-stable-packets-vs-fluid-queue": _with(
             queue, stable, target=stable.fluid_mean,
             reason=f"fluid model's mean queue {stable.fluid_mean:.1f} packets (the fluid RED "
-                   f"drops with p_b itself)"),
+                   f"drops with p_b itself). Cause: the packet RED's count spacing drops about "
+                   f"2 p_b per packet; the fluid model with Red(spacing='count') holds "
+                   f"{stable.fluid_count_mean:.1f} packets (record "
+                   f"hollot-aqm-red-stable-packets-vs-fluid-count-queue)"),
         "hollot-aqm-red-stable-packets-queue-count-spacing": _with(
             queue, stable, target=q_doubled,
             reason=f"operating point with max_p = {doubled.max_probability:g}: "
@@ -204,8 +224,21 @@ def red_checks(checks):
             period, unstable, target=unstable.loop.oscillation_period,
             reason=f"linear analysis: {unstable.loop.prediction}, gain margin "
                    f"{unstable.loop.gain_margin:.2f}; packet periodogram peaks per seed "
-                   f"{_list(unstable.periods)} s; the fluid model's period "
-                   f"{_period(unstable):.2f} s"),
+                   f"{_list(unstable.periods)} s (autocorrelation peaks "
+                   f"{_list(_acf_heights(unstable))} at {_list(_acf_lags(unstable))} s: a "
+                   f"regular cycle, so the measure is sound); the fluid model's period "
+                   f"{_period(unstable):.2f} s, with count spacing "
+                   f"{_period_of(unstable.fluid_count_time, unstable.fluid_count_queue):.2f} s. "
+                   f"The packet cycle is not the fluid one: the queue is empty "
+                   f"{_list(_empty(unstable))} of the time, the flows time out "
+                   f"{_list(unstable.timeouts)} times per 100-s run (RED (50, 550, 0.1): "
+                   f"{_list(stable.timeouts)}). Timeouts are not what sets the period: in a "
+                   f"diagnostic run (seed 1) min_rto = 0.5 s and 2 s gave 575 and 165 timeouts "
+                   f"and periods 2.75 and 2.57 s. Not established here: a likely cause is that "
+                   f"a packet drop removes the packet from the queue's input, so near max_th "
+                   f"(count-spaced rate near 1) the packet queue collapses at once, while the "
+                   f"fluid model's marks leave its input N W/R unchanged until the windows "
+                   f"fall"),
         "hollot-aqm-red-unstable-vs-stable-amplitude": Measurement(
             value=ratio, seeds=unstable.seeds,
             reason=f"spread of 1-s means: unstable {_list(unstable.spreads)}, stable "
@@ -231,7 +264,13 @@ def red_checks(checks):
                    f"{_list(halved.raw_spreads)} packets (RED (50, 550, 0.1): "
                    f"{_list(stable.raw_spreads)}); the effective loop of RED (50, 550, 0.05) is "
                    f"{_red_loop(halved_doubled).prediction} (gain margin "
-                   f"{_red_loop(halved_doubled).gain_margin:.2f})"),
+                   f"{_red_loop(halved_doubled).gain_margin:.2f}), and the fluid model with "
+                   f"count spacing settles (standard deviation "
+                   f"{_late_std(halved):.1f} packets), but on packets RED (50, 550, 0.05) "
+                   f"still cycles (spectral peak {_welch_period(halved):.1f} s, "
+                   f"{_list(halved.timeouts)} timeouts per run), as the designed PI's queue "
+                   f"does ({_welch_period(checks['pi']):.1f} s): a packet-level cycle that "
+                   f"neither the fluid model nor its linearisation has"),
     }
 
 
@@ -270,10 +309,73 @@ def red_count_checks(checks):
                f"{height:.2f} at {lag:.2f} s; queue {fq.min():.0f}-{fq.max():.0f} packets), "
                f"with p_b itself {_period(unstable):.2f} s, the linear analysis "
                f"{unstable.loop.oscillation_period:.2f} s (count spacing: "
-               f"{_red_loop(unstable.params, 'count').oscillation_period:.2f} s); packet "
-               f"timeouts per seed (all flows, whole run) {_list(unstable.timeouts)}, "
-               f"RED (50, 550, 0.1): {_list(stable.timeouts)}")
+               f"{_red_loop(unstable.params, 'count').oscillation_period:.2f} s): count "
+               f"spacing does not move the cycle (the fluid queue already swings from empty "
+               f"to the buffer's side of max_th). See hollot-aqm-red-unstable-period for what "
+               f"was ruled out (timeouts) and the likely cause")
     return out
+
+
+def _late_std(c):
+    keep = c.fluid_count_time >= 30.0
+    return float(np.std(c.fluid_count_queue[keep]))
+
+
+def _period_of(time, queue):
+    from ..experiments.aqm import WINDOW, dominant_period
+
+    keep = np.asarray(time) >= WINDOW
+    return dominant_period(np.asarray(time)[keep], np.asarray(queue)[keep], high=40.0)
+
+
+def _empty(c):
+    keep = c.time >= 30.0
+    return [float(np.mean(q[keep] == 0)) for q in c.queues]
+
+
+def _acf(time, queue):
+    from ..experiments.aqm import WINDOW, autocorrelation_peak
+
+    keep = np.asarray(time) >= WINDOW
+    return autocorrelation_peak(np.asarray(time)[keep], np.asarray(queue)[keep], high=20.0)
+
+
+def _acf_heights(c):
+    return [_acf(c.time, q)[1] for q in c.queues]
+
+
+def _acf_lags(c):
+    return [_acf(c.time, q)[0] for q in c.queues]
+
+
+def _spectrum(c):
+    """Periodogram of the packet queue over the window, averaged over the seeds and over
+    blocks of 1024 samples (Welch, Hann window). [Hz], [packets^2/Hz]"""
+    from ..experiments.aqm import WINDOW
+
+    keep = c.time >= WINDOW
+    dt = float(c.time[1] - c.time[0])
+    size = 1024
+    window = np.hanning(size)
+    powers = []
+    for q in c.queues:
+        x = q[keep] - q[keep].mean()
+        for start in range(0, x.size - size + 1, size // 2):
+            powers.append(np.abs(np.fft.rfft(x[start:start + size] * window)) ** 2)
+    return np.fft.rfftfreq(size, dt), np.mean(powers, axis=0)
+
+
+def _band_ratio(c, d, low, high):
+    f, p = _spectrum(c)
+    _, q = _spectrum(d)
+    band = (f >= low) & (f < high)
+    return float(p[band].mean() / q[band].mean())
+
+
+def _welch_period(c):
+    f, p = _spectrum(c)
+    band = (f > 0.05) & (f < 2.0)
+    return float(1.0 / f[band][np.argmax(p[band])])
 
 
 def _red_point(params, spacing="none"):

@@ -682,6 +682,22 @@ def pi_coefficients(gain, zero, sampling_frequency):
     ----------
     Hollot et al. (2002), §V (the PI controller and its digital form).
 
+    Notes
+    -----
+    Where K_PI = 9.64e-6 and z = 0.53 rad/s come from: the design example
+    of Hollot, Misra, Towsley & Gong, "Analysis and design of controllers
+    for AQM routers supporting TCP flows", IEEE Transactions on Automatic
+    Control 47(6):945-959, 2002, §V (N = 60, C = 3750 packets/s, R+ about
+    0.25 s; the journal version of their INFOCOM 2001 paper "On designing
+    improved controllers for AQM routers supporting TCP flows").  The
+    article's text was not available to ctlcc's authors beyond its first
+    page, so the two numbers are checked by two independent routes instead:
+    :func:`pi_design` gives K_PI = 9.64e-6, z = 0.526 rad/s from the
+    example's N, C and R, and ns-2's ``Queue/PI`` defaults (ns-2.35
+    ``tcl/lib/ns-default.tcl``: ``a_ 0.00001822``, ``b_ 0.00001816``,
+    ``w_ 170``), written by the same group, are this function's output for
+    (9.64e-6, 0.53) at 160 Hz (and at 170 Hz) to four digits.
+
     Examples
     --------
     K_PI = 9.64e-6 and z = 0.53 rad/s at 160 Hz:
