@@ -310,8 +310,8 @@ def red_count_checks(checks):
                f"with p_b itself {_period(unstable):.2f} s, the linear analysis "
                f"{unstable.loop.oscillation_period:.2f} s (count spacing: "
                f"{_red_loop(unstable.params, 'count').oscillation_period:.2f} s): count "
-               f"spacing does not move the cycle (the fluid queue already swings from empty "
-               f"to the buffer's side of max_th). See hollot-aqm-red-unstable-period for what "
+               f"spacing does not move the cycle (the fluid queue already swings between empty and "
+               f"{fq.max():.0f} packets, past max_th). See hollot-aqm-red-unstable-period for what "
                f"was ruled out (timeouts) and the likely cause")
     return out
 
