@@ -310,9 +310,10 @@ def red_count_checks(checks):
                f"with p_b itself {_period(unstable):.2f} s, the linear analysis "
                f"{unstable.loop.oscillation_period:.2f} s (count spacing: "
                f"{_red_loop(unstable.params, 'count').oscillation_period:.2f} s): count "
-               f"spacing does not move the cycle (the fluid queue already swings between empty and "
-               f"{fq.max():.0f} packets, past max_th). See hollot-aqm-red-unstable-period for what "
-               f"was ruled out (timeouts) and the likely cause")
+               f"spacing does not move the cycle (the fluid queue already swings between "
+               f"empty and {fq.max():.0f} packets, past max_th). See "
+               f"hollot-aqm-red-unstable-period for what was ruled out (timeouts) and the "
+               f"likely cause")
     return out
 
 

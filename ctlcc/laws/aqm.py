@@ -66,8 +66,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import (check_bool, check_choice, check_interval, check_nonnegative, check_positive,
-                           check_result, finite_result)
+from .._validation import (check_bool, check_choice, check_interval, check_nonnegative,
+                           check_positive, check_result, finite_result)
 from ..errors import ParameterError
 from ._core import law_core
 

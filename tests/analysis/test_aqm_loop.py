@@ -200,7 +200,7 @@ def test_count_spacing_operating_point_is_where_the_spaced_rate_meets_p0():
 
 
 def test_count_spacing_loop_is_about_the_doubled_max_p_loop():
-    """rate ~ 2 p_b (exactly where 1/p_b is whole): the loop is that of max_p doubled, within 2 %."""
+    """rate ~ 2 p_b (exactly where 1/p_b is whole): the loop of max_p doubled, within 2 %."""
     red = RedParams(50.0, 550.0, 0.1, weight=1e-4)
     spaced = A.red_loop(60, 3750.0, 0.2, red, spacing="count")
     doubled = A.red_loop(60, 3750.0, 0.2, RedParams(50.0, 550.0, 0.2, weight=1e-4))
