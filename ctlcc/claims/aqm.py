@@ -246,11 +246,11 @@ def red_checks(checks):
                    f"{_list(unstable.timeouts)} times per 100-s run (RED (50, 550, 0.1): "
                    f"{_list(stable.timeouts)}). Timeouts are not what sets the period: in a "
                    f"diagnostic run (seed 1) min_rto = 0.5 s and 2 s gave 575 and 165 timeouts "
-                   f"and periods 2.75 and 2.57 s. Not established here: a likely cause is that "
-                   f"a packet drop removes the packet from the queue's input, so near max_th "
-                   f"(count-spaced rate near 1) the packet queue collapses at once, while the "
-                   f"fluid model's marks leave its input N W/R unchanged until the windows "
-                   f"fall"),
+                   f"and periods 2.75 and 2.57 s. Nor do two fluid-model variants run as "
+                   f"diagnostics: dropped packets leaving the queue's input (dq/dt = "
+                   f"(1 - p) N W/R - C) gives 4.2 s, RED's average advancing per arrival "
+                   f"(pole K max(y/C, 1)) 4.7 s. The cause of the shorter packet cycle is not "
+                   f"established"),
         "hollot-aqm-red-unstable-vs-stable-amplitude": Measurement(
             value=ratio, seeds=unstable.seeds,
             reason=f"spread of 1-s means: unstable {_list(unstable.spreads)}, stable "
@@ -328,8 +328,8 @@ def red_count_checks(checks):
                f"{_red_loop(unstable.params, 'count').oscillation_period:.2f} s): count "
                f"spacing does not move the cycle (the fluid queue already swings between "
                f"empty and {fq.max():.0f} packets, past max_th). See "
-               f"hollot-aqm-red-unstable-period for what was ruled out (timeouts) and the "
-               f"likely cause")
+               f"hollot-aqm-red-unstable-period for what was ruled out (timeouts, drops "
+               f"leaving the input, per-arrival averaging)")
     return out
 
 
