@@ -167,8 +167,9 @@ def pi_checks(checks):
                    f", so the periodogram's highest bin wanders from seed to seed; its power "
                    f"sits at 1-2 Hz ({_band_ratio(hot, pi, 1.0, 2.0):.1f} x the designed PI's), "
                    f"a broad band around the fluid cycle's {1 / _period(hot):.2f} Hz, not a "
-                   f"line. The sampled queue's packet-scale noise through the 30-fold "
-                   f"proportional gain keeps p clipped at 0 part of the time, and the integral "
+                   f"line. A plausible mechanism for the low mean, not measured here: the "
+                   f"sampled queue's packet-scale noise through the 30-fold proportional gain "
+                   f"drives p against its clip at 0, which biases p upward, and the integral "
                    f"action then holds the queue below q_ref"),
         "hollot_pi-aqm-hot-vs-design-amplitude": Measurement(
             value=ratio, seeds=hot.seeds,
