@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from .._validation import check_nonnegative, check_positive, check_result
+from .._validation import check_choice, check_nonnegative, check_positive, check_result
 from ..errors import ParameterError
 from ..laws import aqm as _aqm
 from ..laws import tcp as _tcp
@@ -254,7 +254,7 @@ def _derived_plant(n, c, tp, q0):
 
 
 # --------------------------------------------------------------------------- loops
-def red_operating_point(n_flows, capacity, propagation_delay, red):
+def red_operating_point(n_flows, capacity, propagation_delay, red, spacing="none"):
     """The queue where RED's curve meets Reno's p0(q) = 2 N^2/((q/C + Tp) C)^2.
 
     Parameters
@@ -263,6 +263,10 @@ def red_operating_point(n_flows, capacity, propagation_delay, red):
         N, C [packets/s], Tp [s].
     red : RedParams
         RED's averaged queue equals the queue at equilibrium.
+    spacing : {"none", "count", "wait"}
+        RED's drop rate as a function of its curve's p_b
+        (:func:`ctlcc.laws.aqm.red_spacing_rate`); ``"none"`` (Hollot et
+        al.'s reading) drops with p_b itself.
 
     Returns
     -------
@@ -288,9 +292,13 @@ def red_operating_point(n_flows, capacity, propagation_delay, red):
     if not isinstance(red, _aqm.RedParams):
         raise ParameterError(f"red must be a RedParams, got {red!r}")
 
-    def excess(q):  # RED's p minus Reno's p0(q): increasing in q
-        return (_aqm.red_ramp_core(q, red.min_threshold, red.max_threshold,
-                                   red.max_probability) - 2.0 * n * n / ((q / c + tp) * c) ** 2)
+    check_choice("spacing", spacing, _aqm.RED_SPACINGS)
+
+    def excess(q):  # RED's drop rate minus Reno's p0(q): increasing in q
+        p_b = _aqm.red_ramp_core(q, red.min_threshold, red.max_threshold, red.max_probability)
+        rate = p_b if spacing == "none" else _aqm.red_spacing_rate(min(max(p_b, 0.0), 1.0),
+                                                                    spacing)
+        return rate - 2.0 * n * n / ((q / c + tp) * c) ** 2
 
     low, high = red.min_threshold, red.max_threshold
     try:
@@ -312,7 +320,7 @@ def red_operating_point(n_flows, capacity, propagation_delay, red):
     return 0.5 * (low + high)
 
 
-def red_loop(n_flows, capacity, propagation_delay, red, averaging=None):
+def red_loop(n_flows, capacity, propagation_delay, red, averaging=None, spacing="none"):
     """Hollot et al.'s RED loop at RED's own operating point.
 
     Parameters
@@ -323,6 +331,12 @@ def red_loop(n_flows, capacity, propagation_delay, red, averaging=None):
     averaging : float, optional
         The averaging pole K [rad/s]; default ``-C ln(1 - w)``
         (:func:`ctlcc.laws.aqm.red_averaging_pole`).
+    spacing : {"none", "count", "wait"}
+        RED's drop rate from p_b (:func:`ctlcc.laws.aqm.red_spacing_rate`):
+        the operating point moves where that rate meets p0(q), and the
+        loop's gain L_RED becomes the slope of the rate in the averaged
+        queue there (about 2 L_RED for ``"count"``).  ``"none"`` is Hollot
+        et al.'s loop.
 
     Returns
     -------
@@ -340,11 +354,17 @@ def red_loop(n_flows, capacity, propagation_delay, red, averaging=None):
     >>> red_loop(60, 3750.0, 0.2, _aqm.RedParams(50.0, 150.0, 0.5, weight=1e-4)).prediction
     'oscillates'
     """
-    q0 = red_operating_point(n_flows, capacity, propagation_delay, red)
+    q0 = red_operating_point(n_flows, capacity, propagation_delay, red, spacing=spacing)
     plant = reno_plant(n_flows, capacity, propagation_delay, q0)
     pole = (_aqm.red_averaging_pole(red.weight, plant.capacity) if averaging is None
             else float(check_positive("averaging", averaging, scalar=True)))
-    return _loop(plant, "red", (red.slope, pole),
+    slope = red.slope
+    if spacing != "none":   # the rate's slope in p_b at the operating point (central difference)
+        p_b = _aqm.red_ramp_core(q0, red.min_threshold, red.max_threshold, red.max_probability)
+        h = 1e-4 * p_b
+        slope *= (_aqm.red_spacing_rate(min(p_b + h, 1.0), spacing)
+                  - _aqm.red_spacing_rate(p_b - h, spacing)) / (min(p_b + h, 1.0) - (p_b - h))
+    return _loop(plant, "red", (slope, pole),
                  dict(n_flows=plant.n_flows, capacity=plant.capacity,
                       propagation_delay=plant.propagation_delay, averaging=pole))
 

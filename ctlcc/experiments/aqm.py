@@ -48,7 +48,8 @@ from . import _args
 from ._args import checked
 
 __all__ = ["N_FLOWS", "CAPACITY", "PROPAGATION", "BUFFER", "SETTINGS", "hollot_network",
-           "AqmCheck", "hollot_checks", "default_checks", "dominant_period", "spread", "BehindAqm",
+           "AqmCheck", "hollot_checks", "default_checks", "dominant_period", "autocorrelation_peak",
+           "spread", "BehindAqm",
            "behind_aqm"]
 
 #: Hollot et al.'s example: flows, link rate [packets/s], round-trip propagation [s]
@@ -173,6 +174,60 @@ def dominant_period(time, queue, low=1.0, high=20.0):
     return float(1.0 / freq[band][np.argmax(power[band])])
 
 
+def autocorrelation_peak(time, queue, low=0.5, high=20.0):
+    """Lag and height of the highest autocorrelation peak of a sampled series.
+
+    The normalised autocorrelation of the mean-removed series, searched
+    from its first zero crossing (or *low*, if later) to *high*: a periodic
+    limit cycle gives its period with a height near 1, an irregular series
+    a low height (its lag then names no period).  A second route to the
+    period beside :func:`dominant_period`, whose periodogram always has a
+    highest bin.
+
+    Parameters
+    ----------
+    time, queue : array_like
+        Evenly sampled. [s], [packets]
+    low, high : float
+        Lags searched. [s]
+
+    Returns
+    -------
+    (float, float)
+        Lag [s] and normalised autocorrelation there [1]; (nan, nan) if
+        the autocorrelation does not cross zero before *high* or the series
+        is constant.
+
+    Examples
+    --------
+    >>> t = np.arange(0, 100, 0.02)
+    >>> lag, height = autocorrelation_peak(t, 5 + np.sin(2 * np.pi * t / 4.0))
+    >>> round(lag, 2), height > 0.9
+    (4.0, True)
+    """
+    t, x = _series(time, queue)
+    low = check_positive("low", low, scalar=True)
+    high = check_positive("high", high, scalar=True)
+    if not low < high:
+        raise ParameterError(f"low must be < high={high!r}, got {low!r}")
+    x = x - x.mean()
+    n = len(x)
+    f = np.fft.rfft(x, 2 * n)
+    ac = np.fft.irfft(f * np.conj(f))[:n]
+    if ac[0] <= 0.0:
+        return math.nan, math.nan
+    ac = ac / ac[0]
+    lags = np.arange(n) * (t[1] - t[0])
+    negative = np.flatnonzero(ac < 0.0)
+    if negative.size == 0 or lags[negative[0]] >= high:
+        return math.nan, math.nan
+    band = (lags >= max(low, lags[negative[0]])) & (lags <= high)
+    if not np.any(band):
+        return math.nan, math.nan
+    i = int(np.flatnonzero(band)[np.argmax(ac[band])])
+    return float(lags[i]), float(ac[i])
+
+
 def spread(time, queue, bin_width=1.0):
     """Standard deviation of the series averaged over *bin_width* bins. [packets]
 
@@ -220,6 +275,13 @@ class AqmCheck:
         The linear analysis' queue (q_ref, or RED's operating point). [packets]
     utilisation, drop_rate : tuple of float
         Per seed: bottleneck utilisation [1], drops per arrival [1].
+    timeouts : tuple of int
+        Per seed: retransmission timeouts of all flows over the whole run.
+    fluid_count_time, fluid_count_queue : ndarray or None
+        RED only: the fluid model read with F&J's count spacing
+        (``Red(spacing="count")``). [s], [packets]
+    fluid_count_mean : float
+        Its mean over the window (nan for PI). [packets]
     """
 
     name: str
@@ -238,13 +300,17 @@ class AqmCheck:
     utilisation: tuple
     drop_rate: tuple
     raw_spreads: tuple = ()
+    timeouts: tuple = ()
+    fluid_count_time: object = None
+    fluid_count_queue: object = None
+    fluid_count_mean: float = math.nan
 
 
-def _fluid_aqm(params):
+def _fluid_aqm(params, spacing="none"):
     if isinstance(params, PiParams):
         return _fluid.Pi(params)
     return _fluid.Red(params.min_threshold, params.max_threshold, params.max_probability,
-                      averaging=red_averaging_pole(params.weight, CAPACITY))
+                      averaging=red_averaging_pole(params.weight, CAPACITY), spacing=spacing)
 
 
 @checked(settings=_check_settings, duration=_check_warmed_up)
@@ -271,6 +337,7 @@ def hollot_checks(seeds=(1, 2, 3), duration=100.0, settings=None):
         params = SETTINGS[name]
         scenario = hollot_network(params)
         queues, means, periods, spreads, util, drops, raw = [], [], [], [], [], [], []
+        timeouts = []
         time = None
         high = 40.0 if name.startswith("red") else 20.0
         for seed in seeds:
@@ -285,13 +352,20 @@ def hollot_checks(seeds=(1, 2, 3), duration=100.0, settings=None):
             raw.append(float(np.std(q[keep])))
             util.append(r.queues[0].utilisation)
             drops.append(r.queues[0].drops / max(r.queues[0].arrivals, 1))
+            timeouts.append(int(sum(f.timeouts for f in r.flows)))
         fl = _fluid.simulate(net, _fluid.Reno(initial_window=1.0), duration=duration, dt=1e-3,
                              aqm=_fluid_aqm(params), record_every=20)
         ft, fq = np.asarray(fl.time), np.asarray(fl.queue[:, 0, 0])
+        count_time = count_queue = None
+        count_mean = math.nan
         if isinstance(params, PiParams):
             loop = _analysis.pi_loop(N_FLOWS, CAPACITY, PROPAGATION, params)
             q0 = params.reference
         else:
+            fc = _fluid.simulate(net, _fluid.Reno(initial_window=1.0), duration=duration,
+                                 dt=1e-3, aqm=_fluid_aqm(params, "count"), record_every=20)
+            count_time, count_queue = np.asarray(fc.time), np.asarray(fc.queue[:, 0, 0])
+            count_mean = float(count_queue[count_time >= WINDOW].mean())
             loop = _analysis.red_loop(N_FLOWS, CAPACITY, PROPAGATION, params)
             q0 = _analysis.red_operating_point(N_FLOWS, CAPACITY, PROPAGATION, params)
         length = min(len(q) for q in queues)
@@ -300,7 +374,9 @@ def hollot_checks(seeds=(1, 2, 3), duration=100.0, settings=None):
             queues=np.array([q[:length] for q in queues]), mean_queue=tuple(means),
             periods=tuple(periods), spreads=tuple(spreads), fluid_time=ft, fluid_queue=fq,
             fluid_mean=float(fq[ft >= WINDOW].mean()), loop=loop, operating_queue=float(q0),
-            utilisation=tuple(util), drop_rate=tuple(drops), raw_spreads=tuple(raw))
+            utilisation=tuple(util), drop_rate=tuple(drops), raw_spreads=tuple(raw),
+            timeouts=tuple(timeouts), fluid_count_time=count_time,
+            fluid_count_queue=count_queue, fluid_count_mean=count_mean)
     return out
 
 

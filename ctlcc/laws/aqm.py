@@ -66,8 +66,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import (check_bool, check_interval, check_nonnegative, check_positive,
-                           check_result, finite_result)
+from .._validation import (check_bool, check_choice, check_interval, check_nonnegative,
+                           check_positive, check_result, finite_result)
 from ..errors import ParameterError
 from ._core import law_core
 
@@ -89,6 +89,8 @@ __all__ = [
     "red_probability",
     "red_count_probability_core",
     "red_count_probability",
+    "RED_SPACINGS",
+    "red_spacing_rate",
     "red_idle_packets_core",
     "red_arrival_core",
     "red_action_core",
@@ -460,6 +462,72 @@ def red_count_probability(p_b, count, wait=False):
     return red_count_probability_core(float(p_b), float(count), wait)
 
 
+
+#: Readings of RED's drop spacing for a model that sees p_b only (fluid model, linear analysis)
+RED_SPACINGS = ("none", "count", "wait")
+
+
+def red_spacing_rate(p_b, spacing="count"):
+    """Drops per packet of a RED queue held at a constant p_b, by its spacing rule.
+
+    RED does not drop each packet independently with p_b: after a drop it
+    counts the packets since (Floyd & Jacobson 1993, §7) and drops the
+    n-th with p_a(n) (:func:`red_count_probability`), so the packets
+    between drops X have a known law and the long-run drop rate per packet
+    is 1 / E[X] (renewal).  With ``count`` (F&J's p_b / (1 - n p_b)),
+    P(X > n) = (1 - (n + 1) p_b) / (1 - p_b) while (n + 1) p_b < 1: X is
+    uniform on 1..J, J = ceil(1/p_b) - 1, and
+
+        E[X] = (J - p_b J (J + 1) / 2) / (1 - p_b)      (= 1/(2 p_b) for 1/p_b whole),
+
+    about 2 p_b per packet.  With ``wait`` (ns-2/ns-3's default) no drop
+    comes before a = ceil(1/p_b) packets, then P(X > n) = (2 - (n + 1) p_b)
+    / (2 - a p_b) while (n + 1) p_b < 2, about 2 p_b / 3 per packet.
+    ``none`` is the reading of Hollot et al.'s fluid model and linear
+    analysis: each packet dropped with p_b itself.
+
+    Parameters
+    ----------
+    p_b : float or array_like
+        Drop-curve probability, in [0, 1]. [1]
+    spacing : {"none", "count", "wait"}
+
+    Returns
+    -------
+    float or ndarray
+        1 / E[X], in [0, 1]. [1/packet]
+
+    References
+    ----------
+    Floyd & Jacobson (1993), §7 (the uniform spacing of marks); ns-3.44's
+    ``RedQueueDisc::ModifyP`` (the ``Wait`` form).
+
+    Examples
+    --------
+    >>> float(red_spacing_rate(0.1, "count")), float(red_spacing_rate(0.1, "none"))
+    (0.2, 0.1)
+    >>> round(1 / float(red_spacing_rate(0.1, "wait")), 6)
+    14.5
+    """
+    check_choice("spacing", spacing, RED_SPACINGS)
+    p = np.asarray(check_interval("p_b", p_b, 0.0, 1.0, closed="both"), dtype=float)
+    if spacing == "none":
+        out = p.copy()
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inv = np.where(p > 0.0, 1.0 / np.where(p > 0.0, p, 1.0), 0.0)
+            if spacing == "count":
+                j = np.maximum(np.ceil(inv) - 1.0, 0.0)
+                mean = np.where(j > 0.0, (j - p * j * (j + 1.0) / 2.0) / (1.0 - p), 1.0)
+            else:
+                a = np.maximum(np.ceil(inv), 1.0)
+                k = np.maximum(np.ceil(2.0 * inv) - 1.0 - a, 0.0)
+                mean = a + np.where(k > 0.0, (2.0 * k - p * k * (2.0 * a + k + 1.0) / 2.0)
+                                    / (2.0 - a * p), 0.0)
+            out = np.where(p > 0.0, 1.0 / mean, 0.0)
+    return float(out) if out.ndim == 0 else out
+
+
 @law_core
 def red_idle_packets_core(idle_time, packet_rate):
     """m = floor(packet_rate x idle time): packets the idle link could have sent. [packets]"""
@@ -613,6 +681,22 @@ def pi_coefficients(gain, zero, sampling_frequency):
     References
     ----------
     Hollot et al. (2002), §V (the PI controller and its digital form).
+
+    Notes
+    -----
+    Where K_PI = 9.64e-6 and z = 0.53 rad/s come from: the design example
+    of Hollot, Misra, Towsley & Gong, "Analysis and design of controllers
+    for AQM routers supporting TCP flows", IEEE Transactions on Automatic
+    Control 47(6):945-959, 2002, §V (N = 60, C = 3750 packets/s, R+ about
+    0.25 s; the journal version of their INFOCOM 2001 paper "On designing
+    improved controllers for AQM routers supporting TCP flows").  The
+    article's text was not available to ctlcc's authors beyond its first
+    page, so the two numbers are checked by two independent routes instead:
+    :func:`pi_design` gives K_PI = 9.64e-6, z = 0.526 rad/s from the
+    example's N, C and R, and ns-2's ``Queue/PI`` defaults (ns-2.35
+    ``tcl/lib/ns-default.tcl``: ``a_ 0.00001822``, ``b_ 0.00001816``,
+    ``w_ 170``), written by the same group, are this function's output for
+    (9.64e-6, 0.53) at 160 Hz (and at 170 Hz) to four digits.
 
     Examples
     --------

@@ -60,7 +60,7 @@ from .._validation import (check_bool, check_nonnegative, check_positive, check_
 from ..errors import ParameterError
 from ._core import law_core
 
-__all__ = ["sndcnt_core", "sndcnt", "cwnd_core", "recovery_sends"]
+__all__ = ["sndcnt_core", "sndcnt", "sndcnt_ns3_core", "sndcnt_ns3", "cwnd_core", "recovery_sends"]
 
 
 @law_core
@@ -78,6 +78,26 @@ def sndcnt_core(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_
         limit = limit + 1
     room = ssthresh - pipe
     return room if room < limit else limit
+
+
+@law_core
+def sndcnt_ns3_core(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs,
+                    safe_ack):
+    """ns-3.44's ``TcpPrrRecovery::DoRecovery`` sendCount, in segments (see the module
+    docstring); *delivered_data* already holds its +1 per duplicate ACK."""
+    if pipe > ssthresh:
+        count = math.ceil(prr_delivered * ssthresh / recover_fs) - prr_out
+    else:
+        limit = prr_delivered - prr_out
+        if delivered_data > limit:
+            limit = delivered_data
+        if safe_ack:
+            limit = limit + 1
+        room = ssthresh - pipe
+        count = room if room < limit else limit
+    if prr_out <= 0 and count < 1:  # "force a fast retransmit upon entering fast recovery"
+        count = 1
+    return count
 
 
 @law_core
@@ -138,6 +158,39 @@ def sndcnt(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs,
     check_bool("conservative", conservative)
     out = sndcnt_core(values["prr_delivered"], values["prr_out"], values["delivered_data"],
                       values["pipe"], ssthresh, recover_fs, conservative)
+    return int(out) if float(out).is_integer() else out
+
+
+@finite_result
+def sndcnt_ns3(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs,
+               safe_ack=False):
+    """sendCount of ns-3.44's ``TcpPrrRecovery::DoRecovery`` (its source, in segments).
+
+    The same arguments as :func:`sndcnt`, except that *delivered_data*
+    includes ns-3's extra segment per duplicate ACK (while prr_delivered <
+    RecoverFS), *recover_fs* is ns-3's (the pipe at entry) and *safe_ack*
+    (ns-3's ``m_isRetransDataAcked``: the ACK cumulatively acknowledges
+    retransmitted data) adds the one segment of the reduction bound.
+
+    Examples
+    --------
+    ns-3.44's source, by hand: entering with pipe 1 (window 4: head lost, two
+    segments SACKed), ssthresh 2, RecoverFS 1, one SACKed segment + the
+    duplicate ACK's extra one delivered: CRB's limit max(2 - 0, 2) = 2, room
+    2 - 1 = 1.  Nothing sent yet and a proportional count of 0: forced to 1.
+
+    >>> sndcnt_ns3(2, 0, 2, 1, 2, 1), sndcnt_ns3(1, 0, 1, 9, 5, 10)
+    (1, 1)
+    """
+    values = {}
+    for name, value in (("prr_delivered", prr_delivered), ("prr_out", prr_out),
+                        ("delivered_data", delivered_data), ("pipe", pipe)):
+        values[name] = float(check_nonnegative(name, value, scalar=True))
+    ssthresh = float(check_positive("ssthresh", ssthresh, scalar=True))
+    recover_fs = float(check_positive("recover_fs", recover_fs, scalar=True))
+    check_bool("safe_ack", safe_ack)
+    out = sndcnt_ns3_core(values["prr_delivered"], values["prr_out"], values["delivered_data"],
+                          values["pipe"], ssthresh, recover_fs, safe_ack)
     return int(out) if float(out).is_integer() else out
 
 

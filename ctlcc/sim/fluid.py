@@ -107,6 +107,7 @@ import numpy as np
 from .._validation import (
     finite_result,
     check_bool,
+    check_choice,
     check_finite,
     check_interval,
     check_nonnegative,
@@ -320,6 +321,13 @@ class Red:
     averaging : float or array_like, optional
         Averaging pole K, > 0. [1/s]
     gentle : bool, optional
+    spacing : {"none", "count", "wait"}, optional
+        How the curve's p_b becomes a drop rate: ``"none"`` (default, the
+        reading of Misra, Gong & Towsley's model and Hollot et al.'s
+        analysis) marks with p_b itself; ``"count"`` and ``"wait"`` mark at
+        the per-packet rate of the packet RED's count-based spacing at a
+        constant p_b (:func:`ctlcc.laws.aqm.red_spacing_rate`: about 2 p_b
+        for Floyd & Jacobson's rule, 2 p_b / 3 for ns-3's ``Wait``).
     """
 
     min_threshold: object
@@ -327,6 +335,7 @@ class Red:
     max_probability: object
     averaging: object = None
     gentle: bool = False
+    spacing: str = "none"
 
     def __post_init__(self):
         low = check_nonnegative("min_threshold", _nonempty("min_threshold", self.min_threshold))
@@ -340,6 +349,7 @@ class Red:
         if self.averaging is not None:
             check_positive("averaging", _nonempty("averaging", self.averaging))
         check_bool("gentle", self.gentle)
+        check_choice("spacing", self.spacing, _aqm.RED_SPACINGS)
 
     def probability(self, queue):
         """RED's map p(q) for a queue (or average queue). [1]
@@ -355,7 +365,10 @@ class Red:
 
     def _map(self, queue, low, high, pmax):
         # RED's drop curve is the law's (ctlcc.laws.aqm), vectorised
-        return _aqm._red_probability_array(queue, low, high, pmax, self.gentle)
+        p_b = _aqm._red_probability_array(queue, low, high, pmax, self.gentle)
+        if self.spacing == "none":
+            return p_b
+        return _aqm.red_spacing_rate(p_b, self.spacing)
 
     def _marking(self, queue, average, time):
         shape = queue.shape

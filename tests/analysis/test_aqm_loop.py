@@ -177,7 +177,51 @@ def test_pi_design_holds_q_ref_in_the_fluid_model():
     assert late.std() < 2.0
 
 
+def _count_rate_enumerated(p_b):
+    """1/E[X] for F&J's spacing, X's law enumerated packet by packet from p_a = p_b/(1 - n p_b)."""
+    alive, mean, n = 1.0, 0.0, 0
+    while alive > 0.0:
+        mean += alive
+        n += 1
+        x = n * p_b
+        alive *= 1.0 - (min(p_b / (1.0 - x), 1.0) if x < 1.0 else 1.0)
+    return 1.0 / mean
+
+
+def test_count_spacing_operating_point_is_where_the_spaced_rate_meets_p0():
+    """q0 with spacing='count' solves rate(p_b(q0)) = 2 N^2 / ((q0/C + Tp) C)^2."""
+    red = RedParams(50.0, 550.0, 0.1, weight=1e-4)
+    q0 = A.red_operating_point(60, 3750.0, 0.2, red, spacing="count")
+    p_b = 0.1 * (q0 - 50.0) / 500.0
+    assert _count_rate_enumerated(p_b) == pytest.approx(
+        2.0 * 60 ** 2 / ((q0 / 3750.0 + 0.2) * 3750.0) ** 2, rel=1e-6)
+    # about twice p_b, so below the p_b reading's point (99.8 packets)
+    assert q0 < A.red_operating_point(60, 3750.0, 0.2, red)
+
+
+def test_count_spacing_loop_is_about_the_doubled_max_p_loop():
+    """rate ~ 2 p_b (exactly where 1/p_b is whole): the loop of max_p doubled, within 2 %."""
+    red = RedParams(50.0, 550.0, 0.1, weight=1e-4)
+    spaced = A.red_loop(60, 3750.0, 0.2, red, spacing="count")
+    doubled = A.red_loop(60, 3750.0, 0.2, RedParams(50.0, 550.0, 0.2, weight=1e-4))
+    assert spaced.plant.queue == pytest.approx(doubled.plant.queue, rel=0.02)
+    assert spaced.gain_margin == pytest.approx(doubled.gain_margin, rel=0.02)
+    assert spaced.prediction == doubled.prediction
+
+
+def test_fluid_red_marks_at_the_spaced_rate():
+    """Red(spacing=...) maps p_b = 0.05 (q = 200 on (100, 300, 0.1)) to 2 p_b and 1/29.5 by hand."""
+    queue = np.array([200.0])
+    assert fluid.Red(100, 300, 0.1).probability(queue)[0] == pytest.approx(0.05)
+    assert fluid.Red(100, 300, 0.1, spacing="count").probability(queue)[0] == pytest.approx(0.1)
+    # Wait at p_b = 0.05: no drop before packet 20, then P(X > n) = 2 - (n + 1)/20, n = 20..38
+    wait = fluid.Red(100, 300, 0.1, spacing="wait").probability(queue)[0]
+    assert wait == pytest.approx(1.0 / (20.0 + sum(2.0 - k / 20.0 for k in range(21, 40))))
+
+
 @pytest.mark.parametrize("call, match", [
+    (lambda: fluid.Red(100, 300, 0.1, spacing="fj"), r"spacing must be one of"),
+    (lambda: A.red_loop(N, C, TP, RED_SETTLES, spacing=2), r"spacing must be one of"),
     (lambda: A.pi_loop(N, C, TP, (1e-5, 1e-6)), r"pi must be a PiParams"),
     (lambda: A.red_loop(N, C, TP, RedParams(50.0, 60.0, 0.001)), r"must lie on RED's ramp"),
     (lambda: A.reno_plant(60, 3750.0, 0.2, -1.0), r"queue must be"),

@@ -100,6 +100,37 @@ def test_interdrop_spacing_is_uniform(p_b):
     assert wait.sum() == pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.parametrize("p_b, spacing, mean_gap", [
+    # F&J: X uniform on 1..9 -> E[X] = 5
+    (0.1, "count", 5.0),
+    # F&J, 1/p_b not whole: p_a = 3/7, 3/4, 1 -> P(X > 0, 1, 2) = 1, 4/7, 1/7 -> 12/7
+    (0.3, "count", 12.0 / 7.0),
+    # ns-3 Wait: none before packet 10, then P(X > n) = 2 - (n + 1)/10, n = 10..18 -> 10 + 4.5
+    (0.1, "wait", 14.5),
+    # Wait, p_b = 0.6: p_a(1) = 0, p_a(2) = 0.6/0.8, p_a(3) = 1 -> 1 + 1 + 1/4
+    (0.6, "wait", 2.25),
+    (0.25, "none", 4.0),
+    (1.0, "count", 1.0),
+    (1.0, "wait", 1.0),
+])
+def test_spacing_rate_by_hand(p_b, spacing, mean_gap):
+    """1 / E[packets between drops], E[X] derived by hand from the p_a rule."""
+    assert aqm.red_spacing_rate(p_b, spacing) == pytest.approx(1.0 / mean_gap, rel=1e-12)
+
+
+@pytest.mark.parametrize("wait", [False, True])
+def test_spacing_rate_matches_the_enumerated_spacing(wait):
+    """The closed form against E[X] summed over the enumerated law of X (4 digits of p_b)."""
+    spacing = "wait" if wait else "count"
+    for p_b in (0.0042, 0.013, 0.05, 0.07, 0.1, 0.17, 0.3, 0.45, 0.5, 0.83):
+        law = _interdrop_distribution(p_b, wait, n_max=2000)
+        assert law.sum() == pytest.approx(1.0, abs=1e-12)
+        mean_gap = float(np.sum(np.arange(1, law.size + 1) * law))
+        assert aqm.red_spacing_rate(p_b, spacing) == pytest.approx(1.0 / mean_gap, rel=1e-9)
+    np.testing.assert_allclose(aqm.red_spacing_rate(np.array([0.0, 0.1]), spacing),
+                               [0.0, 1.0 / (5.0 if not wait else 14.5)], rtol=1e-12)
+
+
 def test_arrival_drop_rate_matches_uniform_spacing():
     """Seeded Monte Carlo: avg held in the ramp, early drops at 1/E[X] (binomial 4 SE)."""
     rng = np.random.default_rng(7)
@@ -259,6 +290,9 @@ BAD_INPUT = [
     (lambda: aqm.red_probability(10.0, 15.0, 5.0, 0.1), ParameterError, r"min_threshold"),
     (lambda: aqm.red_probability(-1.0, 5.0, 15.0, 0.1), ParameterError, r"average"),
     (lambda: aqm.red_count_probability(1.5, 3), ParameterError, r"p_b must be in \[0, 1\]"),
+    (lambda: aqm.red_spacing_rate(1.5), ParameterError, r"p_b must be in \[0, 1\]"),
+    (lambda: aqm.red_spacing_rate(0.1, "fj"), ParameterError,
+     r"spacing must be one of 'none', 'count', 'wait'; got 'fj'"),
     (lambda: aqm.red_averaging_pole(1.0, 100.0), ParameterError, r"weight must be in \(0, 1\)"),
     (lambda: PiParams("a", 1e-5, 100.0, 160.0), ParameterError, r"a must be a real number"),
     (lambda: PiParams(float("nan"), 1e-5, 100.0, 160.0), ParameterError, r"a must be finite"),

@@ -81,3 +81,26 @@ def test_cwnd_is_pipe_plus_sndcnt():
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
         call()
+
+
+@pytest.mark.parametrize("args, expected", [
+    # ns-3.44 TcpPrrRecovery::DoRecovery by hand (the +1 of a duplicate ACK is in
+    # delivered_data already): pipe 3 <= ssthresh 10, limit max(6 - 4, 1) = 2 (+ 1 on a
+    # safe ACK), room 10 - 3 = 7
+    ((6, 4, 1, 3, 10, 20, False), 2),
+    ((6, 4, 1, 3, 10, 20, True), 3),
+    # pipe 18 > ssthresh 10: ceil(4 x 10 / 20) - 1 = 1, as RFC 6937's
+    ((4, 1, 2, 18, 10, 20, False), 1),
+    # pipe 46 > ssthresh 10 and nothing delivered: ceil(0) - 0 = 0, forced to 1 because
+    # nothing was sent yet (RFC 6937's sndcnt: 0)
+    ((0, 0, 0, 46, 10, 46, False), 1),
+])
+def test_ns3_sendcount_by_hand(args, expected):
+    assert prr.sndcnt_ns3(*args) == expected
+
+
+def test_ns3_sendcount_bad_input_names_the_argument():
+    with pytest.raises(ParameterError, match="safe_ack"):
+        prr.sndcnt_ns3(1, 0, 1, 10, 10, 20, safe_ack="yes")
+    with pytest.raises(ParameterError, match="recover_fs must be"):
+        prr.sndcnt_ns3(1, 0, 1, 10, 10, 0)

@@ -175,6 +175,73 @@ def test_bad_cubic_options_name_the_argument(kwargs, message):
 
 
 def test_bad_sack_recovery_names_the_choices():
-    with pytest.raises(ValueError, match="recovery must be one of 'rfc6675', 'prr', 'prr-crb'; "
+    with pytest.raises(ValueError, match="recovery must be one of 'rfc6675', 'prr', 'prr-crb', 'prr-ns3'; "
                                          "got 'PRR'"):
         Sack(recovery="PRR")
+
+
+def _prr_ns3_prediction(ssthresh):
+    """cwnd after the entering ACK and each of the 46 duplicate ACKs by ns-3.44's
+    TcpPrrRecovery and EnterRecovery as read from its source (not from ctlcc): the head
+    marked lost, RecoverFS = pipe = 80 - 30 - 3 SACKed - 1 lost = 46, every duplicate ACK
+    delivers its SACKed segment + 1 while prr_delivered < RecoverFS, sendCount forced to
+    >= 1 while nothing was sent, the reduction bound max(prr_delivered - prr_out,
+    DeliveredData) (no safe ACK: no partial ACK in this recovery); consecutive repeats
+    dropped."""
+    recover_fs, pipe, prr_out, prr_delivered = 46, 46, 0, 0
+    windows = []
+    for m in range(0, 47):
+        if m > 0:
+            pipe -= 1  # the ACK SACKs one segment
+        delivered = 1 + (1 if prr_delivered < recover_fs else 0)
+        prr_delivered += delivered
+        if pipe > ssthresh:
+            count = math.ceil(prr_delivered * ssthresh / recover_fs) - prr_out
+        else:
+            count = min(max(prr_delivered - prr_out, delivered), ssthresh - pipe)
+        if prr_out == 0:
+            count = max(count, 1)
+        count = max(count, 0)
+        windows.append(float(pipe + count))
+        pipe += count
+        prr_out += count
+    out = [windows[0]]
+    for w in windows[1:]:
+        if w != out[-1]:
+            out.append(w)
+    return out
+
+
+def test_prr_ns3_reading_follows_ns3s_sendcount_by_hand():
+    result = _run(Sack(recovery="prr-ns3"), 3.0)
+    flow = result.flows[0]
+    assert flow.fast_retransmits == 1 and flow.timeouts == 0 and flow.retransmitted == 1
+    entry, values = _recovery_windows(result, 50.0)
+    predicted = _prr_ns3_prediction(25)
+    # entry: prr_delivered 2, ceil(2 x 25 / 46) = 2 -> cwnd 46 + 2 (RFC 6937's PRR: 47)
+    assert predicted[0] == 48.0
+    assert values[:len(predicted)] == predicted
+    assert values[len(predicted)] == 25.0  # recovery ends at cwnd = ssthresh
+
+
+@pytest.mark.parametrize("slow_start, expected", [
+    (None, [2.0, 3.0]),    # RFC 5681 3.1: cwnd += min(N, SMSS), one segment per new ACK
+    ("ns3", [2.0, 4.0]),   # ns-3.44 TcpCubic::IncreaseWindow: cwnd += segmentsAcked
+])
+def test_cubic_slow_start_adds_per_ack_or_per_segment(slow_start, expected):
+    from ctlcc.sim.testing import SenderHarness
+
+    h = SenderHarness(Cubic(recovery="newreno", slow_start=slow_start))
+    h.start(now=0.0)
+    windows = []
+    # segment 0 out; its ACK opens cwnd to 2: 1 and 2 out; one ACK covers both (a
+    # cumulative ACK after a hole, or a lost ACK)
+    for ack, now in ((1, 0.05), (3, 0.10)):
+        h.ack(seq=ack, rtt=0.05, now=now)
+        windows.append(h.state()["cwnd"])
+    assert windows == expected
+
+
+def test_bad_cubic_slow_start_names_the_choices():
+    with pytest.raises(ValueError, match="slow_start must be one of 'rfc5681', 'ns3'; got 'abc'"):
+        Cubic(slow_start="abc")

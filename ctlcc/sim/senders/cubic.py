@@ -94,6 +94,7 @@ import numba
 import numpy as np
 
 from ..._validation import check_bool, check_interval, check_positive
+from ...errors import ParameterError
 from ...laws import cubic as law
 from ...laws import hystart as hs
 from .._core.layout import (
@@ -121,6 +122,8 @@ _F0, _I0 = NF_COMMON + SK.FLOAT_COLUMNS, NI_COMMON + SK.INT_COLUMNS
 # HyStart++ (RFC 9406): the round seen last (its start time), the last round's and this
 # round's smallest RTT, cssBaselineMinRtt
 (F_HS_ROUND, F_HS_LAST, F_HS_CUR, F_HS_BASE) = range(_F0 + 10, _F0 + 14)
+# the slow-start reading (1: ns-3.44's TcpCubic, 0: RFC 5681)
+F_CB_SLOWSTART = _F0 + 14
 (I_CB_LOSS, I_HS_STATE, I_HS_CSS_ROUNDS) = range(_I0, _I0 + 3)
 #: I_HS_STATE: standard slow start (HyStart++ off or over), HyStart++'s slow start, CSS
 HS_OFF, HS_SLOW_START, HS_CSS = 0, 1, 2
@@ -136,6 +139,10 @@ hs_abort = numba.njit(hs.css_abort_core, cache=True, inline="always")
 hs_increase = numba.njit(hs.increase_core, cache=True, inline="always")
 # slow start: +1 segment per new ACK below ssthresh (ctlcc.laws.tcp, as every window sender)
 increase = W.increase
+#: Slow-start readings: RFC 5681's (cwnd += min(N, SMSS): one segment per new ACK, the
+#: default, None) or ns-3.44's TcpCubic (cwnd += every segment the ACK covers, not capped at
+#: ssthresh; the rest of the ACK is not passed on to congestion avoidance).
+SLOW_STARTS = ("rfc5681", "ns3")
 
 
 @dataclass(frozen=True)
@@ -169,12 +176,18 @@ class Cubic(SenderSpec):
         HyStart++ (RFC 9406) in the initial slow start (see the module
         docstring); off by default (RFC 9438 §4.10 leaves slow start to the
         implementation, and the engine's other TCPs run standard slow start).
+    slow_start : {None, "rfc5681", "ns3"}
+        Slow start: one segment per new ACK (RFC 5681, None) or ns-3.44's
+        ``TcpCubic``, which adds every segment the ACK covers, uncapped by
+        ssthresh: after a go-back-N without SACK one cumulative ACK can
+        open the window by a whole flight (``docs/ns3_agreement.md``).
 
     Examples
     --------
     >>> Cubic().options()
     {'c': 0.4, 'beta': 0.7, 'fast_convergence': True, 'friendly': True, 'recovery': 'prr', \
-'dupthresh': None, 'limited_transmit': None, 'hystart': False}
+'dupthresh': None, 'limited_transmit': None, 'hystart': False, \
+'slow_start': None}
     >>> Cubic(beta=1.0)
     Traceback (most recent call last):
     ...
@@ -187,7 +200,7 @@ class Cubic(SenderSpec):
     """
 
     name = "cubic"
-    float_columns = SK.FLOAT_COLUMNS + 14
+    float_columns = SK.FLOAT_COLUMNS + 15
     int_columns = SK.INT_COLUMNS + 3
     c: float = law.C
     beta: float = law.BETA
@@ -197,6 +210,7 @@ class Cubic(SenderSpec):
     dupthresh: int = None
     limited_transmit: bool = None
     hystart: bool = False
+    slow_start: str = None
 
     def __post_init__(self):
         object.__setattr__(self, "c", float(check_positive("c", self.c, scalar=True)))
@@ -206,6 +220,12 @@ class Cubic(SenderSpec):
         check_bool("friendly", self.friendly)
         check_bool("hystart", self.hystart)
         check_option("recovery", self.recovery, RECOVERIES)
+        if self.slow_start is not None:
+            check_option("slow_start", self.slow_start, SLOW_STARTS)
+        if self.hystart and self.slow_start == "ns3":
+            raise ParameterError("hystart=True runs RFC 9406's slow start and slow_start='ns3' "
+                                 "ns-3.44's: choose one (slow_start must be None or 'rfc5681' "
+                                 f"with hystart=True); got slow_start={self.slow_start!r}")
         # the SACK machinery's own checks (dupthresh, limited_transmit)
         dupthresh = SK.Sack(dupthresh=self.dupthresh,
                             limited_transmit=self.limited_transmit).dupthresh
@@ -229,6 +249,7 @@ class Cubic(SenderSpec):
         ff[j, F_CB_EPOCH] = -1.0
         ff[j, F_CB_WEST] = 0.0
         ff[j, F_CB_PRIOR] = 0.0
+        ff[j, F_CB_SLOWSTART] = 1.0 if self.slow_start == "ns3" else 0.0
         fi[j, I_CB_LOSS] = 0
         ff[j, F_HS_ROUND] = -1.0
         ff[j, F_HS_LAST] = np.inf
@@ -254,7 +275,9 @@ def grow(now, f, acked, ctx):
     ff = ctx.ff
     cwnd = ff[f, F_CWND]
     if cwnd < ff[f, F_SSTHRESH]:
-        if ctx.fi[f, I_HS_STATE] != HS_OFF:
+        if ff[f, F_CB_SLOWSTART] > 0.0:  # ns-3.44's TcpCubic::IncreaseWindow
+            ff[f, F_CWND] = cwnd + acked
+        elif ctx.fi[f, I_HS_STATE] != HS_OFF:
             hystart(f, acked, ctx)
         else:
             ff[f, F_CWND] = increase(cwnd, ff[f, F_SSTHRESH])
@@ -374,7 +397,7 @@ def sack_ack(now, f, record, ctx):
         if SK.recovery_done(fi[f, I_SND_UNA], fi[f, I_RECOVER]):  # (A)
             SK.exit_recovery(f, ctx)
         else:  # (B)-(C)
-            SK.recovery_ack(now, f, delivered, ctx)
+            SK.recovery_ack(now, f, delivered, ctx, acked, newly)
             SK.timer(now, f, acked > 0, ctx)
             return
     elif acked > 0:
