@@ -203,7 +203,9 @@ def plot_many_sources(result):
                         label=f"{_label(p)}, {schedule}")
         ax.set_xlabel("number of sources [1]")
         ax.set_ylabel(f"{name.replace('_', ' ')} [%]")
-        ax.set_ylim(-2, 102)
+        # a criterion above 100 % (CUBIC's occupancy reads 108-114 %: see the CHANGELOG)
+        # stays on the chart rather than being cut off at the top
+        ax.set_ylim(-2, max(102.0, float(np.nanmax(result.criteria[..., k])) + 3.0))
     pub = exp.published("sec5e_vegas_fairness_n")
     axes[0].axhline(pub["high"], color="C2", ls=":", lw=1.0,
                     label=f"paper: Vegas fairness at most {pub['high']:g} % (§V-E)")
