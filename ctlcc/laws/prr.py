@@ -106,6 +106,16 @@ def cwnd_core(pipe, sndcnt):
     return pipe + sndcnt
 
 
+def _counts(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs):
+    """The six counts of a PRR send decision, checked, as floats in that order."""
+    out = [float(check_nonnegative(name, value, scalar=True))
+           for name, value in (("prr_delivered", prr_delivered), ("prr_out", prr_out),
+                               ("delivered_data", delivered_data), ("pipe", pipe))]
+    out.append(float(check_positive("ssthresh", ssthresh, scalar=True)))
+    out.append(float(check_positive("recover_fs", recover_fs, scalar=True)))
+    return out
+
+
 @finite_result
 def sndcnt(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs,
            conservative=False):
@@ -149,15 +159,9 @@ def sndcnt(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs,
     >>> sndcnt(6, 4, 2, 3, 10, 20, conservative=True), sndcnt(6, 4, 2, 3, 10, 20)
     (2, 3)
     """
-    values = {}
-    for name, value in (("prr_delivered", prr_delivered), ("prr_out", prr_out),
-                        ("delivered_data", delivered_data), ("pipe", pipe)):
-        values[name] = float(check_nonnegative(name, value, scalar=True))
-    ssthresh = float(check_positive("ssthresh", ssthresh, scalar=True))
-    recover_fs = float(check_positive("recover_fs", recover_fs, scalar=True))
+    args = _counts(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs)
     check_bool("conservative", conservative)
-    out = sndcnt_core(values["prr_delivered"], values["prr_out"], values["delivered_data"],
-                      values["pipe"], ssthresh, recover_fs, conservative)
+    out = sndcnt_core(*args, conservative)
     return int(out) if float(out).is_integer() else out
 
 
@@ -182,15 +186,9 @@ def sndcnt_ns3(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_f
     >>> sndcnt_ns3(2, 0, 2, 1, 2, 1), sndcnt_ns3(1, 0, 1, 9, 5, 10)
     (1, 1)
     """
-    values = {}
-    for name, value in (("prr_delivered", prr_delivered), ("prr_out", prr_out),
-                        ("delivered_data", delivered_data), ("pipe", pipe)):
-        values[name] = float(check_nonnegative(name, value, scalar=True))
-    ssthresh = float(check_positive("ssthresh", ssthresh, scalar=True))
-    recover_fs = float(check_positive("recover_fs", recover_fs, scalar=True))
+    args = _counts(prr_delivered, prr_out, delivered_data, pipe, ssthresh, recover_fs)
     check_bool("safe_ack", safe_ack)
-    out = sndcnt_ns3_core(values["prr_delivered"], values["prr_out"], values["delivered_data"],
-                          values["pipe"], ssthresh, recover_fs, safe_ack)
+    out = sndcnt_ns3_core(*args, safe_ack)
     return int(out) if float(out).is_integer() else out
 
 
