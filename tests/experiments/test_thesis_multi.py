@@ -8,6 +8,7 @@ a defect of the former sender is kept on ``Stpd.legacy()``.
 import numpy as np
 import pytest
 
+from ctlcc.errors import ParameterError
 from ctlcc.experiments import thesis
 from ctlcc.experiments.thesis.multi_flow import _fair_time
 from ctlcc.sim import jain_index
@@ -182,6 +183,11 @@ def test_per_flow_occupancy_records(moving_result, mixed_result):
     share = claims["stpd-s6-reno-losses-shrink-its-buffer-share"]
     assert share.seeds == (0, 1, 2)
     assert share.value == pytest.approx(np.mean(mixed_result.s1_waiting_lossy) / lossless)
+    # a run made without the per-flow trace, or an empty window, is refused by name
+    with pytest.raises(ParameterError, match="queue_by_flow=None"):
+        mixed_result.trio.mean_waiting(0, 7.0, 20.0)
+    with pytest.raises(ParameterError, match="t0=30.0, t1=40.0"):
+        pair.mean_waiting(0, 30.0, 40.0)
 
 
 def test_fig6_1_places_the_loss_where_asked():
