@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ctlcc.errors import ParameterError
-from ctlcc.sim import run, scenarios as S
+from ctlcc.sim import engine, run, scenarios as S
 from ctlcc.sim._core import layout as K
 from ctlcc.sim._core.occupancy import count_waiting_by_flow
 from ctlcc.sim.scenarios import Flow, Link, Scenario
@@ -123,3 +123,27 @@ def test_off_by_default_and_without_reported_queues():
 def test_bad_flag_names_the_argument(bad):
     with pytest.raises(ParameterError, match="queue_by_flow must be True or False"):
         run(S.single_bottleneck(), 1.0, queue_by_flow=bad)
+
+
+@pytest.mark.parametrize("until", [17.3, 22.05, 28.7])
+def test_fifo_suffix_agrees_with_each_packets_start_time(until):
+    # The trace takes the waiting packets as the last w of the channel's in-flight list
+    # (w from the transmission ring).  Independent route: each in-flight packet's own
+    # transmission start, start = arrival - delay - bits / rate, later than now.
+    sc = S.preset("thesis_fig3_18", protocol="reno")   # Reno S1D1 and S2D2 share R1
+    sim = engine._Simulation(sc, until, False, 0.01, True)
+    sim.drive(np.random.default_rng(0), False)
+    now = sim.g[K.G_NOW]
+    c = int(sim.bott[0])
+    rate, delay = sim.cf[c, K.C_RATE], sim.cf[c, K.C_DELAY]
+    expected = np.zeros(len(sc.flows))
+    p = sim.ci[c, K.K_FIFO_HEAD]
+    while p >= 0:
+        bits = sim.g[K.G_DATA_BITS] if sim.pi[p, K.P_KIND] == 0 else sim.g[K.G_ACK_BITS]
+        if sim.pf[p, K.Q_ARRIVAL] - delay - bits / rate > now + 1e-9:
+            expected[sim.pi[p, K.P_FLOW]] += 1
+        p = sim.pi[p, K.P_NEXT]
+    out = np.zeros(len(sc.flows))
+    count_waiting_by_flow(now, c, sim.ci, sim.pi, sim.ring_s, out)
+    assert expected.sum() >= 10         # R1 holds a queue then (13, 20, 15 packets)
+    np.testing.assert_array_equal(out, expected)
