@@ -7,7 +7,9 @@ Expected values come from routes independent of the trace:
 * two Poisson sources into an M/D/1 FIFO: PASTA gives both flows the same
   mean wait W_q = rho / (2 mu (1 - rho)) (Pollaczek-Khinchine), so by
   Little's law flow f holds L_f = lambda_f W_q packets on average;
-* the engine's own total queue trace (ring count) at every sample.
+* the engine's own total queue trace (ring count) at every sample;
+* each in-flight packet's own transmission start (arrival - delay - bits/rate),
+  later than now for exactly the waiting ones.
 """
 
 import numpy as np
