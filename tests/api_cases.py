@@ -1044,7 +1044,8 @@ _SIM_FACTORIES = [
     lambda: Case("sim.run", __import__("ctlcc.sim", fromlist=["run"]).run,
          dict(scenario=scenarios.thesis_fig4_7(), duration=0.5),
          dict(scenario=("obj", scenarios.Scenario), duration="pos", seed="int0", trace="bool",
-              sample_interval="pos", rtt_every="int1", progress="bool"),
+              sample_interval="pos", rtt_every="int1", progress="bool",
+              queue_by_flow="bool"),
          none_ok=("sample_interval", "progress"), allow_inf=True,
          # NaN is documented there (Traces): the rate of a window flow and the window
          # of a rate-based flow are "not applicable"; NaN anywhere else fails

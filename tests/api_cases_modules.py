@@ -901,6 +901,7 @@ MODULE_EXEMPT += [(xthesis.ThesisRun.delivered_between, _NEEDS_A_RUN),
                   (xthesis.ThesisRun.rate_between, _NEEDS_A_RUN),
                   (xthesis.ThesisRun.rtt_min_excess, _NEEDS_A_RUN),
                   (xthesis.ThesisRun.queue_after, _NEEDS_A_RUN),
+                  (xthesis.ThesisRun.mean_waiting, _NEEDS_A_RUN),
                   (xthesis.ThesisRun.window_after, _NEEDS_A_RUN),
                   (xthesis.LossSweepResult.at, _NEEDS_A_RUN)]
 

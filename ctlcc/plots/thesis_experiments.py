@@ -17,6 +17,7 @@ from ..references import cite
 from . import ReportFigure, ReportTable, new_figure
 
 __all__ = ["plot_buffer_dimension", "plot_fixed_bottleneck", "plot_moving_bottleneck",
+           "plot_moving_bottleneck_occupancy",
            "plot_telnet", "plot_loss_sweep", "plot_loss_windows", "plot_bursty", "plot_geo",
            "plot_mixed", "claims_table", "report_items"]
 
@@ -169,6 +170,48 @@ def plot_moving_bottleneck(result):
     axes[-1, 1].set_xlabel("time [s]")
     fig.suptitle(f"Moving bottleneck R1 -> R2 - {cite('stpd', 'Figs. 3.18-3.20')}",
                  fontsize="medium")
+    return fig
+
+
+def plot_moving_bottleneck_occupancy(result, protocol="reno"):
+    """Fig. 3.20(a): whose packets wait in R1's queue, and what each connection gets.
+
+    Parameters
+    ----------
+    result : MovingBottleneckResult
+        Its runs keep the per-flow occupancy trace (``ThesisRun.queue_by_flow``).
+    protocol : str
+        One of ``result.protocols``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if protocol not in result.runs:
+        raise ValueError(f"protocol must be one of {sorted(result.runs)}, got {protocol!r}")
+    r = result.runs[protocol]
+    if r.queue_by_flow is None:
+        raise ValueError("result's runs have no per-flow queue trace (queue_by_flow is None)")
+    t0, t1 = 15.0 + result.settle, 30.0
+    fig, (aq, at) = new_figure(2, 1, figsize=(11, 6.2), sharex=True)
+    for i in (0, 1):
+        name = r.flow_names[i]
+        held = r.mean_waiting(i, t0, t1)
+        aq.plot(r.time, r.queue_by_flow[:, 0, i], lw=0.6, color=f"C{i}",
+                label=f"{name} (mean {held:.2f} over {t0:g}-{t1:g} s)")
+        at.step(r.bin_time, r.throughput[:, i] / 1e6, where="pre", lw=0.9, color=f"C{i}",
+                label=name)
+    aq.plot(r.time, r.queue[:, 0], lw=0.4, color="0.6", label="all packets waiting at R1")
+    at.axhline(0.75, label="fair share of R1R2 (0.75 Mb/s)", **THESIS)
+    for ax in (aq, at):
+        ax.axvspan(t0, t1, color="0.92", zorder=0, label=f"judged span {t0:g}-{t1:g} s")
+        ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    aq.set_ylabel("packets waiting at R1 -> R2 [packets]")
+    at.set_ylabel("in-order throughput [Mb/s]")
+    at.set_xlabel("time [s]")
+    aq.set_xlim(10.0, 35.0)
+    fig.suptitle(f"{LABELS.get(protocol, protocol)}: per-connection occupancy of R1's buffer - "
+                 f"{cite('stpd', 'Fig. 3.20(a)')}", fontsize="medium")
     return fig
 
 
@@ -470,6 +513,14 @@ def report_items(results=None):
         "Thesis Fig. 3.18: S1D1 over R1-R2-R3 for 60 s, S2D2 (45 Mb/s access) over R1-R2 during "
         "15-30 s, S3D3 (384 kb/s access) over R2-R3 during 45-60 s; queues of 20 packets.",
         plot_moving_bottleneck(m))
+    if "reno" in m.runs:
+        yield ReportFigure(
+            "thesis_fig3_20a_occupancy_by_flow",
+            "Thesis Fig. 3.18 with TCP Reno: each connection's packets waiting in R1's queue "
+            "towards R2 (the engine's per-flow occupancy trace, every 10 ms) and its in-order "
+            "throughput in 0.5-s bins; the thesis's Fig. 3.20(a) finding is judged over the "
+            "shaded span.",
+            plot_moving_bottleneck_occupancy(m))
     t = results["telnet_delay"]
     yield ReportFigure(
         "thesis_fig3_22_23_telnet_rtt",

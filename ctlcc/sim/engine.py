@@ -198,6 +198,10 @@ class Traces:
         drop of data, 1 = queue drop of an ACK, 2 = link error, 4 = AQM
         drop of data, 5 = AQM drop of an ACK; and every ECN mark, kind 6
         (not a drop: the packet goes on).
+    queue_by_flow : ndarray, shape (k, bottlenecks, flows), or None
+        Packets of each flow waiting in each reported queue (not the one in
+        transmission); summed over flows, ``queue``.  Kept only by
+        ``run(..., queue_by_flow=True)``, else None. [packets]
     """
 
     time: np.ndarray
@@ -208,6 +212,7 @@ class Traces:
     queue: np.ndarray
     rtt: np.ndarray
     drops: np.ndarray
+    queue_by_flow: np.ndarray = None
 
 
 @dataclass(frozen=True)
@@ -272,7 +277,7 @@ class SimResult:
 
 
 def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=None,
-        rtt_every=1):
+        rtt_every=1, queue_by_flow=False):
     """Simulate *scenario* for *duration* seconds.
 
     Parameters
@@ -294,6 +299,12 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
     rtt_every : int
         With ``trace=True``, keep the RTT sample of every ``rtt_every``-th
         ACK of each flow (drops are always all logged). [ACKs]
+    queue_by_flow : bool
+        Also count, at each sampling instant, each flow's packets waiting in
+        each reported queue (``samples.queue_by_flow`` and, with
+        ``trace=True``, ``traces.queue_by_flow``; shape (k, bottlenecks,
+        flows)). Off by default: it walks each reported queue's packets in
+        flight at every sample.
 
     Returns
     -------
@@ -331,8 +342,9 @@ def run(scenario, duration, seed=0, trace=False, sample_interval=None, progress=
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
         _check_seed(seed))
     rtt_every = check_positive_int("rtt_every", rtt_every, maximum=2**62)
-    _check_memory(scenario, duration, sample_interval)
-    sim = _Simulation(scenario, duration, trace, sample_interval)
+    queue_by_flow = check_bool("queue_by_flow", queue_by_flow)
+    _check_memory(scenario, duration, sample_interval, queue_by_flow)
+    sim = _Simulation(scenario, duration, trace, sample_interval, queue_by_flow)
     sim.g[K.G_RTT_EVERY] = rtt_every
     if progress is None:
         progress = duration > 60.0 and len(scenario.flows) > 4
@@ -368,7 +380,7 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
 class _Simulation:
     """Arrays of one run and the Python side of the event loop."""
 
-    def __init__(self, scenario, duration, trace, sample_interval):
+    def __init__(self, scenario, duration, trace, sample_interval, queue_by_flow=False):
         self.scenario = scenario
         self.duration = duration
         self.trace = trace
@@ -496,7 +508,9 @@ class _Simulation:
         self.samp_r = np.zeros((ns, n))
         self.samp_sent = np.zeros((ns, n), dtype=np.int64)
         self.samp_dlv = np.zeros((ns, n), dtype=np.int64)
-        self.samp_q = np.zeros((ns, nb))
+        # queue_by_flow: nb * flows more columns after the totals (_core.occupancy)
+        self.queue_by_flow = queue_by_flow
+        self.samp_q = np.zeros((ns, nb * (1 + n) if queue_by_flow and nb else nb))
         size = 4096 if trace else 1
         self.rtt_buf = np.zeros((size, 3))
         self.drop_buf = np.zeros((size, 4))
@@ -668,15 +682,20 @@ class _Simulation:
                 arrivals=int(self.ci[c, K.K_ARRIVALS]), utilisation=float(busy / T),
                 aqm_drops=int(self.ci[c, K.K_AQM_DROPS]), marks=int(self.ci[c, K.K_MARKS])))
         k = int(self.meta[K.M_NSAMPLES])
+        nb, n = len(sc.bottlenecks), len(sc.flows)
+        by_flow = None
+        if self.queue_by_flow:
+            by_flow = self.samp_q[:k, nb:].reshape(k, nb, n).copy()
         samples = Traces(self.samp_t[:k].copy(), self.samp_w[:k].copy(), self.samp_r[:k].copy(),
                          self.samp_sent[:k].copy(), self.samp_dlv[:k].copy(),
-                         self.samp_q[:k].copy(), np.zeros((0, 3)), np.zeros((0, 4)))
+                         self.samp_q[:k, :nb].copy(), np.zeros((0, 3)), np.zeros((0, 4)),
+                         by_flow)
         traces = None
         if self.trace:
             traces = Traces(samples.time, samples.window, samples.rate, samples.sent,
                             samples.delivered, samples.queue,
                             self.rtt_buf[:self.meta[K.M_NRTT]].copy(),
-                            self.drop_buf[:self.meta[K.M_NDROP]].copy())
+                            self.drop_buf[:self.meta[K.M_NDROP]].copy(), by_flow)
         return SimResult(sc, T, seed if not isinstance(seed, np.random.Generator) else None,
                          tuple(flows), tuple(queues), traces, int(self.meta[K.M_EVENTS]), wall,
                          samples, tuple(flow.sender.final_state(ff, fi, j)
@@ -831,7 +850,7 @@ def warm(protocols=None, progress=True):
     return prepare(specs, progress=progress)
 
 
-def _check_memory(scenario, duration, sample_interval):
+def _check_memory(scenario, duration, sample_interval, queue_by_flow=False):
     """Refuse a run whose arrays would need more than MAX_RUN_BYTES, before allocating."""
     n = len(scenario.flows)
     ns = duration / sample_interval + 2.0          # float: no overflow for duration=1e308
@@ -841,7 +860,8 @@ def _check_memory(scenario, duration, sample_interval):
     ring = 2.0 ** math.ceil(math.log2(2 * window + 2))
     pool = 4.0 * (window + 16) + 1024
     terms = {
-        "samples (duration/sample_interval x flows)": 8.0 * ns * (4 * n + nb + 1),
+        "samples (duration/sample_interval x flows)": 8.0 * ns * (
+            4 * n + nb + 1 + (nb * n if queue_by_flow else 0)),
         "window pools (tcp.max_window x flows)": n * ring + 8.0 * pool * (K.NPI + K.NPF + 1)
         + 8.0 * 5 * (pool + 64 * n + 256),
         "link buffers": 16.0 * sum(link.buffer + 1 for link in scenario.links) * 2,

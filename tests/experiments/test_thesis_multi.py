@@ -8,6 +8,7 @@ a defect of the former sender is kept on ``Stpd.legacy()``.
 import numpy as np
 import pytest
 
+from ctlcc.errors import ParameterError
 from ctlcc.experiments import thesis
 from ctlcc.experiments.thesis.multi_flow import _fair_time
 from ctlcc.sim import jain_index
@@ -126,9 +127,10 @@ def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result)
     claims = thesis.claims({"fixed_bottleneck": fixed_result, "moving_bottleneck": moving_result,
                             "mixed_reno": mixed_result})
     ids = [c.id for c in claims]
-    # fixed_bottleneck 7, moving_bottleneck 5; mixed_reno: Figs. 6.2-6.6 (4) and the §6
-    # sentences on Reno beside ST-PD and on S2D2's error rate on the shared lossy link (2)
-    assert len(ids) == len(set(ids)) == 7 + 5 + 4 + 2
+    # fixed_bottleneck 7, moving_bottleneck 6 (with Fig. 3.20(a)'s buffer holder); mixed_reno:
+    # Figs. 6.2-6.6 (4) and the §6 sentences on Reno beside ST-PD, on S2D2's error rate on the
+    # shared lossy link and on Reno S1D1's buffer space under loss (3)
+    assert len(ids) == len(set(ids)) == 7 + 6 + 4 + 3
     by_id = {c.id.split("-", 2)[2]: c for c in claims}
     assert by_id["fig6_2a_stpd_lower_share"].verdict == "reproduced"
     # 'ST-PD TCP is the only one that makes each connection reach its fair share swiftly',
@@ -152,6 +154,40 @@ def test_multi_claims_are_well_formed(fixed_result, moving_result, mixed_result)
     assert rates.shape == (3,) and np.all((rates >= 0) & (rates <= 1))
     assert by_id["s2d2_loss_below_1e-2"].value == pytest.approx(
         rates.mean() + 2 * rates.std(ddof=1) / np.sqrt(3))
+
+
+def test_per_flow_occupancy_records(moving_result, mixed_result):
+    """Fig. 3.20(a) and §6's buffer-share records, from the per-flow occupancy trace.
+
+    Independent routes: the per-flow counts summed over flows are the engine's total
+    queue trace at every sample; the holder's share is recomputed from the in-order
+    delivery counters; §6's ratio from each run's per-flow samples."""
+    claims = {c.id: c for c in thesis.claims({"moving_bottleneck": moving_result,
+                                              "mixed_reno": mixed_result})}
+    r = moving_result.runs["reno"]
+    np.testing.assert_array_equal(r.queue_by_flow.sum(axis=2), r.queue)
+    inside = (r.time >= 17.0) & (r.time < 30.0)
+    held = r.queue_by_flow[inside, 0, :2].mean(axis=0)
+    h = int(np.argmax(held))
+    got = [r.delivered_between(f, 17.0, 30.0) for f in (0, 1)]
+    fig = claims["stpd-fig3.20-reno-fills-buffer-gets-more"]
+    assert fig.value == pytest.approx(got[h] / sum(got))
+    assert fig.verdict == ("reproduced" if got[h] / sum(got) >= 0.5 else "differs")
+    # S3D3 never crosses R1: none of its packets wait there
+    assert not r.queue_by_flow[:, 0, 2].any()
+    pair = mixed_result.pair
+    np.testing.assert_array_equal(pair.queue_by_flow.sum(axis=2), pair.queue)
+    sel = (pair.time >= 7.0) & (pair.time < 20.0)
+    lossless = pair.queue_by_flow[sel, 0, 0].mean()
+    assert mixed_result.s1_waiting_lossless == pytest.approx(lossless)
+    share = claims["stpd-s6-reno-losses-shrink-its-buffer-share"]
+    assert share.seeds == (0, 1, 2)
+    assert share.value == pytest.approx(np.mean(mixed_result.s1_waiting_lossy) / lossless)
+    # a run made without the per-flow trace, or an empty window, is refused by name
+    with pytest.raises(ParameterError, match="queue_by_flow=None"):
+        mixed_result.trio.mean_waiting(0, 7.0, 20.0)
+    with pytest.raises(ParameterError, match="t0=30.0, t1=40.0"):
+        pair.mean_waiting(0, 30.0, 40.0)
 
 
 def test_fig6_1_places_the_loss_where_asked():

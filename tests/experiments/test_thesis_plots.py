@@ -30,6 +30,10 @@ def test_sharing_figures(fixed_result, moving_result, mixed_result):
     _check(plots.plot_moving_bottleneck(moving_result), "3.18-3.20")
     fig = plots.plot_mixed(mixed_result)
     assert "thesis 1.10" in " ".join(ax.get_title() for ax in fig.axes)
+    labels = _check(plots.plot_moving_bottleneck_occupancy(moving_result), "3.20(a)")
+    assert "S1D1" in labels[0] and "S2D2" in labels[1]
+    with pytest.raises(ValueError, match="protocol must be one of"):
+        plots.plot_moving_bottleneck_occupancy(moving_result, protocol="vegas")
 
 
 def test_wireless_figures(loss_result, geo_result):

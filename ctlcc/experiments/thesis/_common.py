@@ -91,6 +91,9 @@ class ThesisRun:
     sent_total : ndarray, shape (flows,)
         Data packets each flow put on its first link, retransmissions
         included. [packets]
+    queue_by_flow : ndarray, shape (k, queues, flows), or None
+        Each flow's packets waiting in the reported queues (runs made with
+        ``by_flow=True``; :func:`ctlcc.sim.run`'s ``queue_by_flow``). [packets]
     """
 
     protocol: str
@@ -115,6 +118,7 @@ class ThesisRun:
     packet_bits: float
     base_rtt: np.ndarray = None
     sent_total: np.ndarray = None
+    queue_by_flow: np.ndarray = field(default=None, repr=False)
 
     def delivered_between(self, flow, t0, t1):
         """Packets of *flow* delivered in order during [t0, t1]. [packets]"""
@@ -140,6 +144,20 @@ class ThesisRun:
             if samples.size and self.base_rtt is not None:
                 out[i] = max(samples.min() - self.base_rtt[i], 0.0)  # float rounding below 0
         return out
+
+    def mean_waiting(self, flow, t0, t1, queue=0):
+        """Time average of *flow*'s packets waiting in *queue* over [t0, t1). [packets]
+
+        The mean of the per-flow occupancy samples in the window (the run must
+        have been made with ``by_flow=True``).
+        """
+        if self.queue_by_flow is None:
+            raise ParameterError("this run has no per-flow queue trace (run it with "
+                                 "by_flow=True), got queue_by_flow=None")
+        inside = (self.time >= t0) & (self.time < t1)
+        if not inside.any():
+            raise ParameterError(f"no sample in [t0, t1), got t0={t0!r}, t1={t1!r}")
+        return float(self.queue_by_flow[inside, queue, flow].mean())
 
     def queue_after(self, t0, queue=0):
         """Queue samples at or after *t0*. [packets]"""
@@ -240,10 +258,10 @@ def published(claim_id=None):
 
 # --- private helpers ---------------------------------------------------------------------
 
-def _run(scenario, duration, seed, bin_width, sample_interval, light=False):
-    """Run *scenario* and keep what the thesis' figures need."""
+def _run(scenario, duration, seed, bin_width, sample_interval, light=False, by_flow=False):
+    """Run *scenario* and keep what the thesis' figures need (*by_flow*: per-flow queues)."""
     result = run(scenario, duration, seed=seed, trace=not light,
-                 sample_interval=sample_interval)
+                 sample_interval=sample_interval, queue_by_flow=by_flow)
     s = result.traces if result.traces is not None else result.samples
     bits = float(scenario.data_bits)
     edges = np.arange(0.0, duration + 1e-9, bin_width)
@@ -270,7 +288,7 @@ def _run(scenario, duration, seed, bin_width, sample_interval, light=False):
         overflow_times=drops[drops[:, 3] == 0, 0] if drops.size else np.zeros(0),
         packet_bits=bits,
         base_rtt=np.array([_base_rtt(scenario, f.path) for f in scenario.flows]),
-        sent_total=np.array([f.sent for f in flows]))
+        sent_total=np.array([f.sent for f in flows]), queue_by_flow=s.queue_by_flow)
 
 
 def _crossing(time, cumulative, level):

@@ -78,6 +78,12 @@ class MixedRenoResult:
         ``{(placement, protocol): ndarray (S,)}``: S2D2's in-order delivery
         as each protocol of *extra* (not the thesis's: ctlcc's addition)
         over that with Reno; empty without *extra*. [1]
+    s1_waiting_lossy : ndarray, shape (S,)
+        Reno S1D1's time-averaged packets waiting in R1's queue over
+        [5 + settle, duration] beside ST-PD S2D2, loss on R1R2 (per-flow
+        occupancy trace). [packets]
+    s1_waiting_lossless : float
+        The same in *pair* (no loss). [packets]
     """
 
     duration: float
@@ -96,6 +102,8 @@ class MixedRenoResult:
     baseline: ThesisRun = field(default=None, repr=False)
     s2_loss_rate: np.ndarray = None
     extra_gain: dict = field(default_factory=dict)
+    s1_waiting_lossy: np.ndarray = None
+    s1_waiting_lossless: float = math.nan
 
 
 @checked(protocols=_args.protocol_list, loss=_args.optional_loss)
@@ -215,7 +223,8 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
         raise ParameterError(f"duration must be > {10.0 + settle} s, got {duration!r}")
     seeds = _check_seeds(seeds)
     extra = tuple(extra)
-    pair = _run(fig6_1(("reno", "stpd"), (0.0, 5.0), buffer), duration, 0, bin_width, 0.01)
+    pair = _run(fig6_1(("reno", "stpd"), (0.0, 5.0), buffer), duration, 0, bin_width, 0.01,
+                by_flow=True)
     trio = _run(fig6_1(("reno", "stpd", "reno"), (0.0, 5.0, 10.0), buffer), duration, 0,
                 bin_width, 0.01)
     a, b = pair.delivered_between(0, 5 + settle, duration), pair.delivered_between(
@@ -227,17 +236,21 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
     gains = {}
     lossy = {}
     s2_rate = []
+    s1_waiting = []
     for placement in ("R1R2", "S2R1"):
         ratio = {p: [] for p in ("stpd",) + extra}
         for k, seed in enumerate(seeds):
             got = {}
             for protocol in ("stpd", "reno") + extra:
                 scenario = fig6_1(("reno", protocol), (0.0, 5.0), buffer, loss, placement)
-                r = _run(scenario, duration, seed, bin_width, 0.01, light=k > 0)
+                shared_stpd = placement == "R1R2" and protocol == "stpd"
+                r = _run(scenario, duration, seed, bin_width, 0.01, light=k > 0,
+                         by_flow=shared_stpd)
                 got[protocol] = r.delivered_total[1]
-                if placement == "R1R2" and protocol == "stpd":
+                if shared_stpd:
                     crossed = r.sent_total[1] - r.queue_drops[1]
                     s2_rate.append(r.link_losses[1] / crossed if crossed > 0 else math.nan)
+                    s1_waiting.append(r.mean_waiting(0, 5 + settle, duration))
                 if k == 0:
                     lossy[(placement, protocol)] = r
             for p in ratio:
@@ -247,7 +260,8 @@ def mixed_reno(duration=20.0, buffer=20, seeds=(0, 1, 2, 3, 4), loss=1e-2, settl
     return MixedRenoResult(duration, buffer, seeds, float(loss), pair, trio, share, before,
                            after, gains["R1R2"], gains["S2R1"], lossy, settle, baseline,
                            np.array(s2_rate),
-                           {key: g for key, g in gains.items() if isinstance(key, tuple)})
+                           {key: g for key, g in gains.items() if isinstance(key, tuple)},
+                           np.array(s1_waiting), pair.mean_waiting(0, 5 + settle, duration))
 
 
 # ledger: Figs. 6.2-6.6 (data/ledger_stpd.csv)
@@ -278,6 +292,21 @@ def _mixed(res):
             reason=f"S2D2's in-order packets in {res.duration:g} s with ST-PD over with Reno, "
                    f"loss {res.loss:g} on {where}")
     return out
+
+
+@thesis_unit("stpd-s6-reno-losses-shrink-its-buffer-share", needs="mixed_reno",
+             evidence=_MIXED)
+def _s6_reno_buffer_share(res):
+    if res.s1_waiting_lossy is None or not res.s1_waiting_lossless > 0:
+        return None
+    ratios = res.s1_waiting_lossy / res.s1_waiting_lossless
+    t0 = 5.0 + res.settle
+    return Measurement(
+        value=float(np.mean(ratios)), samples=tuple(float(x) for x in ratios), seeds=res.seeds,
+        reason=(f"Reno S1D1 keeps {np.mean(res.s1_waiting_lossy):.2f} packets waiting in R1's "
+                f"queue on average over {t0:g}-{res.duration:g} s with loss {res.loss:g} on R1R2 "
+                f"(seeds {np.min(res.s1_waiting_lossy):.2f}-{np.max(res.s1_waiting_lossy):.2f}) "
+                f"against {res.s1_waiting_lossless:.2f} without loss (beside ST-PD S2D2)"))
 
 
 @thesis_unit("stpd-s6-reno_not_deteriorated", "stpd-s6-s2d2_loss_below_1e-2",

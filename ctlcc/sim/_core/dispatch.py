@@ -35,6 +35,7 @@ from .net import (
     Ack, borrow, forward, heap_pop, log_drop, log_rtt, lost, next_arrival, push_here, release,
     waiting,
 )
+from .occupancy import sample_by_flow
 
 __all__ = []
 
@@ -205,6 +206,8 @@ def run_kernel(until, ctx, rng):
                     ctx.samp_dlv[k, f] = fi[f, I_UNIQUE]
                 for j in range(ctx.bott.shape[0]):
                     ctx.samp_q[k, j] = waiting(now, ctx.bott[j], ctx.ci, ctx.ring_s)
+                if ctx.samp_q.shape[1] > ctx.bott.shape[0]:   # run(queue_by_flow=True)
+                    sample_by_flow(now, k, ctx)
                 meta[M_NSAMPLES] = k + 1
                 push_here(ctx, now + g[G_SAMPLE_DT], EV_SAMPLE, 0, 0)
         if stop:
