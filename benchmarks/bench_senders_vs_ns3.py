@@ -36,6 +36,7 @@ Usage::
 """
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -48,9 +49,11 @@ sys.path.insert(0, str(ROOT))
 from ctlcc.sim import run  # noqa: E402
 from ctlcc.sim.scenarios import preset  # noqa: E402
 
-#: every registered sender of the papers and the baselines (issue 22's list first)
-SENDERS = ("reno", "newreno", "tahoe", "vegas", "sack", "stpd", "primo", "iftp", "cbraa",
-           "tcpfriend", "tfrc", "sttp", "fixed")
+#: every registered sender of the papers and the baselines (issue 22's list first); the
+#: open-loop sources "cbr" and "poisson" are left out (no ACKs, no control law, and their
+#: rate has no default)
+SENDERS = ("reno", "newreno", "tahoe", "vegas", "sack", "cubic", "stpd", "primo", "iftp",
+           "cbraa", "tcpfriend", "tfrc", "sttp", "fixed")
 TARGET = 50.0
 
 
@@ -88,6 +91,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     names = args.senders.split(",") if args.senders else list(SENDERS)
 
+    print(f"load average at start: {os.getloadavg()[0]:.2f}", flush=True)
     t = time.perf_counter()
     first, r1 = ns3_rate(args.flows, args.ns3_duration)
     print(f"ns-3 {r1.ns3_version} NewReno, {args.flows} flows, {args.ns3_duration:g} s: "
@@ -101,6 +105,7 @@ def main(argv=None):
     second, r2 = ns3_rate(args.flows, args.ns3_duration)
     print(f"ns-3 again: {r2.delivered_packets} packets in {r2.wall_time:.3f} s -> "
           f"{second:,.0f} pkts/s", flush=True)
+    print(f"load average at end: {os.getloadavg()[0]:.2f}", flush=True)
     ns3 = max(first, second)
     ns3_events = max(r1.events / r1.wall_time, r2.events / r2.wall_time)
 

@@ -6,7 +6,10 @@ flow by MS milliseconds (its access delay by MS/2 each way) - a fraction of
 a packet time that moves the drop-tail phase; ``--sender EXPR`` replaces
 the engine's senders (a ctlcc.sim.senders expression, e.g.
 ``'Sack(recovery="prr-ns3", limited_transmit=False)'``); ``--ns3`` runs ns-3
-(the scenario's settings) instead of the engine.  Dumbbell scenarios only.
+(the scenario's settings) instead of the engine, all seeds in one ns-3 worker;
+``--ns3-option KEY=VALUE`` (repeatable) changes one of those settings
+(a field of ``ctlcc.sim.ns3.Ns3Options``, e.g. ``sack=True`` or
+``recovery=prr``).  Dumbbell scenarios only.
 
 Usage (from the repository root)::
 
@@ -15,6 +18,7 @@ Usage (from the repository root)::
     nice -n 10 python benchmarks/ns3_phase.py prr_bdp01 --sender 'Sack(recovery="prr-ns3", limited_transmit=False)'
     nice -n 10 python benchmarks/ns3_phase.py cubic_newreno --seed 1 --seed 2 \\
         --sender '[Cubic(recovery="newreno", limited_transmit=False, slow_start="ns3"), "newreno"]'
+    nice -n 10 python benchmarks/ns3_phase.py cubic_newreno --ns3 --ns3-option sack=True
 """
 
 import argparse
@@ -39,8 +43,16 @@ def main(argv=None):
     parser.add_argument("--seed", action="append", type=int, help="default: the scenario's")
     parser.add_argument("--sender", help="engine senders: one spec for all flows or a list")
     parser.add_argument("--ns3", action="store_true", help="run ns-3 instead of the engine")
+    parser.add_argument("--ns3-option", action="append", default=[], metavar="KEY=VALUE",
+                        help="with --ns3: change one of the scenario's ns-3 settings "
+                             "(an Ns3Options field), repeatable")
     args = parser.parse_args(argv)
     case = M.matrix_case(args.case)
+    if args.ns3_option:
+        if not args.ns3:
+            raise SystemExit("--ns3-option needs --ns3")
+        case = dataclasses.replace(case, options=_ns3_options(case.options, args.ns3_option))
+        print(f"ns-3 settings: {case.options}", flush=True)
     cell = dict(zip(case.build.__code__.co_freevars,
                     [c.cell_contents for c in case.build.__closure__]))
     if "delays" not in cell:
@@ -62,7 +74,7 @@ def main(argv=None):
                             tcp=M.MATRIX_TCP)
 
         shifted = dataclasses.replace(case, build=build, engine_protocols=tuple(engine))
-        rows = [_ns3(shifted, s) if args.ns3 else _engine(shifted, s) for s in seeds]
+        rows = _ns3(shifted, seeds) if args.ns3 else [_engine(shifted, s) for s in seeds]
         ratios = [r[0]["share_ratio"] for r in rows]
         print(f"{args.case} {'ns-3' if args.ns3 else 'engine'} offset {offset:+.2f} ms: "
               f"share ratio {np.mean(ratios):.2f} (seeds {seeds}: "
@@ -83,17 +95,38 @@ def _engine(case, seed):
     return engine_metrics(case, seed), flows
 
 
-def _ns3(case, seed):
+def _ns3_options(options, pairs):
+    """``options`` with the ``KEY=VALUE`` pairs applied (values as Python literals)."""
+    import ast
+
+    fields = {f.name for f in dataclasses.fields(options)}
+    changes = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or key not in fields:
+            raise SystemExit(f"--ns3-option must be KEY=VALUE with KEY one of "
+                             f"{', '.join(sorted(fields))}; got {pair!r}")
+        try:
+            changes[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            changes[key] = value  # a bare word, e.g. recovery=prr
+    return dataclasses.replace(options, **changes)
+
+
+def _ns3(case, seeds):
     from ctlcc.sim.ns3 import run_ns3_many
 
-    r = run_ns3_many([dict(scenario=case.scenario(seed), duration=case.duration, seed=seed,
-                           warmup=case.warmup, options=case.options,
-                           protocols=case.protocols)])[0]
-    metrics = M.metrics_of(case, [f.goodput_bps for f in r.flows], r.queues[0].mean,
-                           sum(f.retransmitted for f in r.flows))
-    flows = [dict(dropped=f.dropped, retransmitted=f.retransmitted, timeouts=f.timeouts,
-                  fast_retransmits=f.fast_retransmits) for f in r.flows]
-    return metrics, flows
+    results = run_ns3_many([dict(scenario=case.scenario(seed), duration=case.duration, seed=seed,
+                                 warmup=case.warmup, options=case.options,
+                                 protocols=case.protocols) for seed in seeds])
+    rows = []
+    for r in results:
+        metrics = M.metrics_of(case, [f.goodput_bps for f in r.flows], r.queues[0].mean,
+                               sum(f.retransmitted for f in r.flows))
+        flows = [dict(dropped=f.dropped, retransmitted=f.retransmitted, timeouts=f.timeouts,
+                      fast_retransmits=f.fast_retransmits) for f in r.flows]
+        rows.append((metrics, flows))
+    return rows
 
 
 if __name__ == "__main__":
