@@ -81,12 +81,16 @@ AQM_GENTLE, AQM_WAIT, AQM_ECN, AQM_HARD_DROP = 1, 2, 4, 8
 # --- packet columns: one row of NPW 8-byte words per packet of the pool, seen as int64
 # (pi) and as float64 (pf), two views of the same memory (an int column and a float column
 # never share an index).  Words 0-7, one cache line (rows start on a 64-byte boundary),
-# hold what every hop reads or writes: flow, kind, hop, the next packet behind it in its
-# channel (-1: none) and the sequence number and time (Q_ARRIVAL) of its arrival event,
-# drawn from meta[M_HEAP_SEQ]; the ECN bits (an AQM marks them) and the segment number;
-# words 8-13 what only the end hosts read.
-P_FLOW, P_KIND, P_HOP, P_NEXT, P_EVENT_SEQ, Q_ARRIVAL, P_ECN, P_SEQ = 0, 1, 2, 3, 4, 5, 6, 7
-P_RETX, P_FLAG, Q_SENT_TIME, Q_ECHO, Q_AUX1, Q_AUX2 = 8, 9, 10, 11, 12, 13
+# hold what every hop reads or writes: flow, kind, hop; the sequence number and time
+# (Q_ARRIVAL) of the packet's arrival event at the end of its channel, drawn from
+# meta[M_HEAP_SEQ]; and the packet behind it in that channel (P_NEXT, -1: none) with that
+# packet's arrival key (P_NEXT_SEQ, Q_NEXT_ARRIVAL), so that when this packet arrives the
+# next one takes its place in the heap without its own row being read (net.next_arrival);
+# words 8-13 what an AQM or the end hosts read.
+P_FLOW, P_KIND, P_HOP, P_NEXT, P_EVENT_SEQ, Q_ARRIVAL, P_NEXT_SEQ, Q_NEXT_ARRIVAL = (
+    0, 1, 2, 3, 4, 5, 6, 7)
+P_ECN, P_SEQ, P_RETX, P_FLAG, Q_SENT_TIME, Q_ECHO, Q_AUX1, Q_AUX2 = (
+    8, 9, 10, 11, 12, 13, 14, 15)
 NPW = 16
 NPI = NPF = NPW
 # ECN bits of a packet (P_ECN, RFC 3168): ECT (data of an ECN-capable flow), CE (set by
