@@ -441,13 +441,15 @@ class _Simulation:
                 ci[i, K.K_LIST_LEN] = len(loss.indices)
                 lists.append(loss.indices)
         self.cf, self.ci = cf, ci
-        self.ring_s = np.zeros(ring_total)
-        self.ring_e = np.zeros(ring_total)
+        # each transmission's (start, end) side by side, so that a hop reads one cache line
+        ring = np.zeros((max(ring_total, 2), 2))   # >= 2 rows: its columns stay strided
+        self.ring_s, self.ring_e = ring[:, 0], ring[:, 1]
         self.loss_list = np.array([i for x in lists for i in x] or [0], dtype=np.int64)
         # flows
         hops = max(len(f.path) for f in flows) - 1
-        self.fpath = np.zeros((n, hops), dtype=np.int64)
-        self.rpath = np.zeros((n, hops), dtype=np.int64)
+        # each flow's channels, then -1 (the end of the path: the packet has arrived)
+        self.fpath = np.full((n, hops + 1), -1, dtype=np.int64)
+        self.rpath = np.full((n, hops + 1), -1, dtype=np.int64)
         specs = [senders_mod.runnable(flow.sender) for flow in flows]
         self.specs = specs
         prepare(specs)

@@ -59,7 +59,11 @@ def sample_ctx():
                   bott=(1, i8), samp_t=(1, f8), samp_w=((1, 1), f8), samp_r=((1, 1), f8),
                   samp_sent=((1, 1), i8), samp_dlv=((1, 1), i8), samp_q=((1, 1), f8),
                   rtt_buf=((1, 1), f8), drop_buf=((1, 1), f8))
-    return Ctx(**{name: np.zeros(shape, dtype) for name, (shape, dtype) in shapes.items()})
+    ctx = {name: np.zeros(shape, dtype) for name, (shape, dtype) in shapes.items()}
+    # the rings' starts and ends are the two columns of one table (engine._Simulation)
+    ring = np.zeros((2, 2))   # two rows: a column of one row would count as contiguous
+    ctx["ring_s"], ctx["ring_e"] = ring[:, 0], ring[:, 1]
+    return Ctx(**ctx)
 
 
 def _borrowable(t):
