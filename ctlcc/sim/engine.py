@@ -377,6 +377,23 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
     return _criteria.primo_criteria(result, warmup, bottleneck, interval)
 
 
+def _rows(n, width):
+    """An (n, width) table of 8-byte words as two C-contiguous views: int64 and float64.
+
+    The packet pool (``pi``/``pf``) and the channels (``ci``/``cf``) keep a row's
+    int and float columns in the same memory (:mod:`._core.layout` gives them
+    disjoint indices), each row starting on a 64-byte boundary, so that what
+    a hop touches shares one or two cache lines instead of spreading over
+    two arrays: at 1000 flows the packets in flight no longer fit the
+    processor's caches, and each extra line an event touches is a miss.
+    """
+    words = n * width
+    buf = np.zeros(words + 8, dtype=np.int64)
+    skip = (-buf.ctypes.data % 64) // 8          # numpy aligns to 16 bytes, not 64
+    ints = buf[skip:skip + words].reshape(n, width)
+    return ints, ints.view(np.float64)
+
+
 class _Simulation:
     """Arrays of one run and the Python side of the event loop."""
 
@@ -394,8 +411,7 @@ class _Simulation:
         self.channel_names = names
         nch = len(names)
         # channels
-        cf = np.zeros((nch, K.NCF))
-        ci = np.zeros((nch, K.NCI), dtype=np.int64)
+        ci, cf = _rows(nch, K.NCW)   # one row per channel, seen as ints and as floats
         ring_total = 0
         lists = []
         for i, key in enumerate(names):
@@ -437,13 +453,15 @@ class _Simulation:
                 ci[i, K.K_LIST_LEN] = len(loss.indices)
                 lists.append(loss.indices)
         self.cf, self.ci = cf, ci
-        self.ring_s = np.zeros(ring_total)
-        self.ring_e = np.zeros(ring_total)
+        # each transmission's (start, end) side by side, so that a hop reads one cache line
+        ring = np.zeros((max(ring_total, 2), 2))   # >= 2 rows: its columns stay strided
+        self.ring_s, self.ring_e = ring[:, 0], ring[:, 1]
         self.loss_list = np.array([i for x in lists for i in x] or [0], dtype=np.int64)
         # flows
         hops = max(len(f.path) for f in flows) - 1
-        self.fpath = np.zeros((n, hops), dtype=np.int64)
-        self.rpath = np.zeros((n, hops), dtype=np.int64)
+        # each flow's channels, then -1 (the end of the path: the packet has arrived)
+        self.fpath = np.full((n, hops + 1), -1, dtype=np.int64)
+        self.rpath = np.full((n, hops + 1), -1, dtype=np.int64)
         specs = [senders_mod.runnable(flow.sender) for flow in flows]
         self.specs = specs
         prepare(specs)
@@ -525,8 +543,7 @@ class _Simulation:
 
     # --- arrays -------------------------------------------------------------------
     def _alloc_pool(self, size, old=None):
-        pi = np.zeros((size, K.NPI), dtype=np.int64)
-        pf = np.zeros((size, K.NPF))
+        pi, pf = _rows(size, K.NPW)   # one row per packet, seen as ints and as floats
         free = np.zeros(size, dtype=np.int64)
         if old is None:
             free[:] = np.arange(size - 1, -1, -1)
@@ -534,7 +551,7 @@ class _Simulation:
         else:
             opi, opf, ofree = old
             used = opi.shape[0]
-            pi[:used], pf[:used] = opi, opf
+            pi[:used] = opi   # the whole rows, float columns' bits included
             nfree = self.meta[K.M_NFREE]
             extra = np.arange(size - 1, used - 1, -1)
             free[:extra.size] = extra
@@ -862,7 +879,7 @@ def _check_memory(scenario, duration, sample_interval, queue_by_flow=False):
     terms = {
         "samples (duration/sample_interval x flows)": 8.0 * ns * (
             4 * n + nb + 1 + (nb * n if queue_by_flow else 0)),
-        "window pools (tcp.max_window x flows)": n * ring + 8.0 * pool * (K.NPI + K.NPF + 1)
+        "window pools (tcp.max_window x flows)": n * ring + 8.0 * pool * (K.NPW + 1)
         + 8.0 * 5 * (pool + 64 * n + 256),
         "link buffers": 16.0 * sum(link.buffer + 1 for link in scenario.links) * 2,
         "flow paths": 16.0 * n * max(len(f.path) for f in scenario.flows),

@@ -51,3 +51,65 @@ def test_arrivals_after_the_first_hop_follow_the_bottleneck():
     sim = h._sim
     n = int(sim.meta[K.M_HEAP])
     assert list(sim.hk[:n]).count(K.EV_ARRIVE) == 2      # the access link and the bottleneck
+
+
+# --- memory layout: a packet's and a channel's int and float columns share one row ---
+
+def _columns(prefixes):
+    return {name: getattr(K, name) for name in dir(K)
+            if name.startswith(prefixes) and isinstance(getattr(K, name), int)}
+
+
+def test_packet_columns_are_distinct_words_of_one_row():
+    cols = _columns(("P_", "Q_"))
+    assert len(set(cols.values())) == len(cols)          # no int and float column alias
+    assert all(0 <= v < K.NPW for v in cols.values())
+    hot = ("P_FLOW", "P_KIND", "P_HOP", "P_NEXT", "P_EVENT_SEQ", "Q_ARRIVAL", "P_NEXT_SEQ",
+           "Q_NEXT_ARRIVAL")                            # what a hop reads: the first 64 bytes
+    assert all(cols[name] < 8 for name in hot)
+
+
+def test_channel_columns_are_distinct_words_of_one_row():
+    cols = _columns(("K_", "C_"))
+    # RED's and PI's state share words (a channel has one AQM); nothing else does
+    aqm = {v for name, v in cols.items() if name.startswith(("C_RED_", "C_PI_"))}
+    rest = {name: v for name, v in cols.items() if not name.startswith(("C_RED_", "C_PI_"))}
+    assert len(set(rest.values())) == len(rest)
+    assert not aqm & set(rest.values())
+    assert all(0 <= v < K.NCW for v in cols.values())
+    hop = ("K_CAP", "K_RING_OFF", "K_RING_HEAD", "K_RING_COUNT", "K_FIFO_HEAD", "K_FIFO_TAIL",
+           "K_AQM", "K_LOSS_KIND", "K_ARRIVALS", "K_MAXQ", "C_RATE", "C_DELAY", "C_LAST_END",
+           "C_WAIT_SUM", "C_BUSY_SUM")                   # every offer: the first 128 bytes
+    assert all(cols[name] < 16 for name in hop)
+
+
+def test_rows_are_aligned_views_of_the_same_memory():
+    import numpy as np
+
+    from ctlcc.sim.engine import _rows
+
+    for n, width in ((1, K.NPW), (1000, K.NPW), (37, K.NCW)):
+        ints, floats = _rows(n, width)
+        assert ints.shape == floats.shape == (n, width)
+        assert ints.flags.c_contiguous and floats.flags.c_contiguous
+        assert ints.ctypes.data % 64 == 0 and floats.ctypes.data == ints.ctypes.data
+        floats[n - 1, width - 1] = 1.5
+        assert ints[n - 1, width - 1] == np.float64(1.5).view(np.int64)
+        assert not ints[:, :width - 1].any()
+
+
+def test_a_run_keeps_each_packets_successor_key_in_its_row():
+    """P_NEXT_SEQ / Q_NEXT_ARRIVAL of a packet equal its successor's own key."""
+    h, _ = _harness()
+    sim = h._sim
+    checked = 0
+    for c in range(sim.ci.shape[0]):
+        p = int(sim.ci[c, K.K_FIFO_HEAD])
+        while p >= 0:
+            q = int(sim.pi[p, K.P_NEXT])
+            if q >= 0:
+                assert sim.pi[p, K.P_NEXT_SEQ] == sim.pi[q, K.P_EVENT_SEQ]
+                assert sim.pf[p, K.Q_NEXT_ARRIVAL] == sim.pf[q, K.Q_ARRIVAL]
+                checked += 1
+            p = q
+    assert checked == 3                                  # 4 packets on the access link

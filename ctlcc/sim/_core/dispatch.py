@@ -25,7 +25,7 @@ from .layout import (
     DONE, EV_ARRIVE, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STEP, EV_STOP, F_CWND, F_RATE,
     F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, H_ACK, H_DATA, H_PACE,
     H_RESUME, H_START, H_STEP, H_TIMER, HOOK_OK, HOOK_PYTHON, I_ACTIVE,
-    I_DELIVERED, I_DROP_L, I_FWD_LEN, I_PACE_GEN, I_PROTO, I_REV_LEN, I_RTO_GEN, I_RTO_PENDING,
+    I_DELIVERED, I_DROP_L, I_PACE_GEN, I_PROTO, I_RTO_GEN, I_RTO_PENDING,
     I_SENT, I_UNIQUE, K_LOSSES, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK, M_MARGIN,
     M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_OFFER, M_PENDING, M_PUSH, M_PYTHON_FLOW, M_SEND,
     M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NEED_PYTHON, NEED_TRACE, P_ECN, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
@@ -105,10 +105,9 @@ def arrive(now, p, c, ctx, rng, wp):
         log_drop(now, f, c, 1, 0, ctx.meta, ctx.drop_buf)
         release(p, ctx.meta, ctx.free)
         return False
-    last = fi[f, I_REV_LEN] if is_ack else fi[f, I_FWD_LEN]
-    if hop + 1 < last:
+    nc = ctx.rpath[f, hop + 1] if is_ack else ctx.fpath[f, hop + 1]   # -1: path's end
+    if nc >= 0:
         pi[p, P_HOP] = hop + 1
-        nc = ctx.rpath[f, hop + 1] if is_ack else ctx.fpath[f, hop + 1]
         forward(now, p, nc, ctx)
         return False
     if is_ack:

@@ -44,45 +44,60 @@ I_TIMEOUTS, I_FAST_RETX, I_ACKS_RECEIVED, I_UNIQUE, I_PARTIAL_SEEN = 25, 26, 27,
 # I_ECN_CUTS the sender's reductions for ECE
 I_ECN, I_ECN_RECOVER, I_MARKED, I_ECN_CUTS = 30, 31, 32, 33
 NI_COMMON = 36
-# --- per-channel float columns (cf) ---
-C_RATE, C_DELAY, C_LAST_END, C_P, C_MEAN_GOOD, C_MEAN_BAD = 0, 1, 2, 3, 4, 5
-C_LOSS_GOOD, C_LOSS_BAD, C_NEXT_SWITCH, C_WAIT_SUM, C_BUSY_SUM = 6, 7, 8, 9, 10
+# --- per-channel columns: one row of NCW 8-byte words per channel, seen as int64 (ci) and
+# as float64 (cf) - two views of the same memory (engine._Simulation._rows), so an int column
+# and a float column never share an index.  Every hop of a packet reads or writes the
+# columns of its channel's first two cache lines (words 0-15: ring, FIFO list, AQM and loss
+# kind, counters, rate, delay, end of the last transmission, waiting and busy sums); the
+# rest (loss model's parameters, AQM state) only on lossy or AQM links.  Rows start on a
+# 64-byte boundary.
+K_CAP, K_RING_OFF, K_RING_HEAD, K_RING_COUNT, K_FIFO_HEAD, K_FIFO_TAIL, K_AQM, K_LOSS_KIND = (
+    0, 1, 2, 3, 4, 5, 6, 7)
+K_ARRIVALS, K_MAXQ = 8, 9
+C_RATE, C_DELAY, C_LAST_END, C_WAIT_SUM, C_BUSY_SUM, C_P = 10, 11, 12, 13, 14, 15
+# drops and losses, Gilbert-Elliott's state and a loss list's position (K_GE_BAD, K_LIST_*,
+# K_SEEN), then the loss models' parameters
+K_DROPS, K_LOSSES, K_GE_BAD, K_LIST_OFF, K_LIST_LEN, K_LIST_POS, K_SEEN = (
+    16, 17, 18, 19, 20, 21, 22)
+C_MEAN_GOOD, C_MEAN_BAD, C_LOSS_GOOD, C_LOSS_BAD, C_NEXT_SWITCH = 23, 24, 25, 26, 27
 # AQM of the channel (K_AQM, ctlcc.laws.aqm): RED's thresholds, max_p, weight, average and
 # the time its waiting queue last emptied; PI's a, b, q_ref, period, p, last sampled queue
 # and next sampling instant; the link's packet rate C / data bits (RED's idle correction)
-C_RED_MIN, C_RED_MAX, C_RED_PMAX, C_RED_WEIGHT, C_RED_AVG, C_RED_IDLE = 12, 13, 14, 15, 16, 17
-C_PI_A, C_PI_B, C_PI_REF, C_PI_PERIOD, C_PI_P, C_PI_QPREV, C_PI_NEXT = 12, 13, 14, 15, 16, 17, 18
-C_PKT_RATE = 19
-NCF = 20
-# --- per-channel int columns (ci) ---
-K_CAP, K_RING_OFF, K_RING_HEAD, K_RING_COUNT, K_LOSS_KIND, K_GE_BAD = 0, 1, 2, 3, 4, 5
-K_ARRIVALS, K_DROPS, K_LOSSES, K_MAXQ, K_LIST_OFF, K_LIST_LEN, K_LIST_POS, K_SEEN = (
-    6, 7, 8, 9, 10, 11, 12, 13)
+C_RED_MIN, C_RED_MAX, C_RED_PMAX, C_RED_WEIGHT, C_RED_AVG, C_RED_IDLE = 28, 29, 30, 31, 32, 33
+C_PI_A, C_PI_B, C_PI_REF, C_PI_PERIOD, C_PI_P, C_PI_QPREV, C_PI_NEXT = (
+    28, 29, 30, 31, 32, 33, 34)
+C_PKT_RATE = 35
 # the channel's packets in flight (queued, in transmission or propagating), oldest first: a
 # list linked through the packets' P_NEXT, from K_FIFO_HEAD (-1: empty) to K_FIFO_TAIL; only
 # the head's arrival is an event of the heap (see net.offer)
-K_FIFO_HEAD, K_FIFO_TAIL = 14, 15
-# AQM: its kind, option bits, RED's count and "old" flag, the state of the channel's own
+# AQM: its option bits, RED's count and "old" flag, the state of the channel's own
 # uniform stream (SplitMix64), and its counters (drops it decided, ECN marks)
-K_AQM, K_AQM_FLAGS, K_RED_COUNT, K_RED_OLD, K_AQM_RNG, K_AQM_DROPS, K_MARKS = (
-    16, 17, 18, 19, 20, 21, 22)
-NCI = 24
+K_AQM_FLAGS, K_RED_COUNT, K_RED_OLD, K_AQM_RNG, K_AQM_DROPS, K_MARKS = 36, 37, 38, 39, 40, 41
+NCW = 48
+NCF = NCI = NCW
 # AQM kinds (K_AQM) and option bits (K_AQM_FLAGS)
 AQM_DROPTAIL, AQM_RED, AQM_PI = 0, 1, 2
 AQM_GENTLE, AQM_WAIT, AQM_ECN, AQM_HARD_DROP = 1, 2, 4, 8
-# --- packet columns ---
-P_FLOW, P_SEQ, P_KIND, P_HOP, P_RETX, P_FLAG, P_ECN = 0, 1, 2, 3, 4, 5, 6
-# a packet crossing a channel: the next packet behind it in the channel (-1: none) and the
-# sequence number of its arrival event (Q_ARRIVAL its time), drawn from meta[M_HEAP_SEQ]
-P_NEXT, P_EVENT_SEQ = 7, 8
-NPI = 9
+# --- packet columns: one row of NPW 8-byte words per packet of the pool, seen as int64
+# (pi) and as float64 (pf), two views of the same memory (an int column and a float column
+# never share an index).  Words 0-7, one cache line (rows start on a 64-byte boundary),
+# hold what every hop reads or writes: flow, kind, hop; the sequence number and time
+# (Q_ARRIVAL) of the packet's arrival event at the end of its channel, drawn from
+# meta[M_HEAP_SEQ]; and the packet behind it in that channel (P_NEXT, -1: none) with that
+# packet's arrival key (P_NEXT_SEQ, Q_NEXT_ARRIVAL), so that when this packet arrives the
+# next one takes its place in the heap without its own row being read (net.next_arrival);
+# words 8-13 what an AQM or the end hosts read.
+P_FLOW, P_KIND, P_HOP, P_NEXT, P_EVENT_SEQ, Q_ARRIVAL, P_NEXT_SEQ, Q_NEXT_ARRIVAL = (
+    0, 1, 2, 3, 4, 5, 6, 7)
+P_ECN, P_SEQ, P_RETX, P_FLAG, Q_SENT_TIME, Q_ECHO, Q_AUX1, Q_AUX2 = (
+    8, 9, 10, 11, 12, 13, 14, 15)
+NPW = 16
+NPI = NPF = NPW
 # ECN bits of a packet (P_ECN, RFC 3168): ECT (data of an ECN-capable flow), CE (set by
 # an AQM instead of a drop), CWR (data: the sender has reduced), ECE (ACK: echo of a CE)
 # and of a flow (I_ECN)
 ECN_ECT, ECN_CE, ECN_CWR, ECN_ECE = 1, 2, 4, 8
 ECN_CAPABLE, ECN_ECHOING, ECN_SEND_CWR = 1, 2, 4
-Q_SENT_TIME, Q_ECHO, Q_AUX1, Q_AUX2, Q_ARRIVAL = 0, 1, 2, 3, 4
-NPF = 5
 # --- global meta (int) ---
 M_HEAP, M_HEAP_SEQ, M_NFREE, M_EVENTS, M_NSAMPLES, M_TRACE, M_NRTT, M_NDROP = 0, 1, 2, 3, 4, 5, 6, 7
 M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLOW = (

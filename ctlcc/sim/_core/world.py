@@ -59,7 +59,11 @@ def sample_ctx():
                   bott=(1, i8), samp_t=(1, f8), samp_w=((1, 1), f8), samp_r=((1, 1), f8),
                   samp_sent=((1, 1), i8), samp_dlv=((1, 1), i8), samp_q=((1, 1), f8),
                   rtt_buf=((1, 1), f8), drop_buf=((1, 1), f8))
-    return Ctx(**{name: np.zeros(shape, dtype) for name, (shape, dtype) in shapes.items()})
+    ctx = {name: np.zeros(shape, dtype) for name, (shape, dtype) in shapes.items()}
+    # the rings' starts and ends are the two columns of one table (engine._Simulation)
+    ring = np.zeros((2, 2))   # two rows: a column of one row would count as contiguous
+    ctx["ring_s"], ctx["ring_e"] = ring[:, 0], ring[:, 1]
+    return Ctx(**ctx)
 
 
 def _borrowable(t):
@@ -166,6 +170,34 @@ def load_world(typingctx, address):
             value = builder.insert_value(value, item, i)
         return value
     return WORLD_TYPE(types.int64), codegen
+
+
+@intrinsic
+def prefetch_row(typingctx, table, row):
+    """Ask the processor to bring the first cache line of ``table[row]`` in, for a later read.
+
+    A hint (LLVM's ``llvm.prefetch``: read, high locality, data cache): no
+    value changes, nothing faults (an address past the table is never formed:
+    *row* is a valid row of the C-contiguous 2-D *table*).
+    """
+    if not (isinstance(table, types.Array) and table.ndim == 2 and table.layout == "C"
+            and isinstance(row, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        arr = make_array(sig.args[0])(context, builder, value=args[0])
+        ptr = cgutils.get_item_pointer2(context, builder, arr.data,
+                                        cgutils.unpack_tuple(builder, arr.shape),
+                                        cgutils.unpack_tuple(builder, arr.strides), "C",
+                                        [args[1], ir.Constant(args[1].type, 0)])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.none(table, row), codegen
 
 
 def caller(argtypes, restype):
