@@ -27,9 +27,9 @@ SNAPSHOT = ROOT / "docs" / "claims.csv"
 
 
 @pytest.fixture(scope="module")
-def analytic():
-    """The fast sources: §4.3.3 and the printed constants (a few seconds)."""
-    return ledger.build_ledger(sources=["stpd", "bounds", "fluid"])
+def analytic(analytic_ledger):
+    """The fast sources: §4.3.3 and the printed constants (built once: tests/conftest.py)."""
+    return analytic_ledger
 
 
 @pytest.fixture(scope="module")

@@ -47,13 +47,15 @@ def test_loop_sequences_by_hand():
     assert e == [2, 2, 1, Fraction(-1, 2)]
 
 
-def test_the_z_domain_checks_hold_as_printed():
+def test_the_z_domain_checks_hold_as_printed(analytic_ledger):
+    # the units' claims as the ledger's stpd source evaluates them (tests/conftest.py: one
+    # build shared with tests/test_ledger.py, whose exact series take ~10 s)
     ids = ["stpd-eq4.3-substitution", "stpd-eq4.4-z-transform", "stpd-eq4.7-z-transform",
            "stpd-eq4.8-unit-departures", "stpd-eq4.9-buffer", "stpd-eq4.10-substituted",
            "stpd-eq4.11-closed-loop", "stpd-eq4.13-loss-as-reference",
            "stpd-eq4.15-disturbed-reference", "stpd-eq4.16-z-transform",
            "stpd-eq4.17-loss-response", "stpd-eq3.1-queue-reading", "stpd-s3.5.1-buffer-rule"]
-    got = _claims(*ids)
+    got = {c.id: c for c in analytic_ledger.claims if c.id in ids}
     assert set(got) == set(ids)
     for cid in ids:
         assert got[cid].value == 0 and got[cid].verdict == "reproduced", cid
