@@ -29,9 +29,12 @@ NAN, INF = float("nan"), float("inf")
 RAISE = "raise"        # the call must refuse the value
 FINITE = "finite"      # the call may return, but nothing NaN/inf; or refuse clearly
 
-#: Wall-clock limit of one call [s]: far above any valid call in the tables
-#: (the slowest baseline takes well under a second once compiled).
-CALL_TIMEOUT = 5.0
+#: Wall-clock limit of one call [s]: a hang detector, not a speed check.  The
+#: slowest baseline takes well under a second once compiled on an idle machine,
+#: but CI runs the suite beside the wheel job on two shared cores, where 5 s
+#: fired on a valid call (``analysis.fuzzy_surface.best_radius``); a hang never
+#: answers, so a generous limit catches it just as well.
+CALL_TIMEOUT = 60.0
 
 
 class HarnessTimeout(BaseException):
