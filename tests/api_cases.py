@@ -1153,7 +1153,8 @@ _SIM_FACTORIES += [
     lambda: Case("sim.primo_criteria",
          lambda **kw: __import__("ctlcc.sim", fromlist=["primo_criteria"]).primo_criteria(
              sim_result(), **kw), {},
-         dict(warmup=("interval", 0.0, 2.0, "left"), bottleneck="int0"),
+         dict(warmup=("interval", 0.0, 2.0, "left"), bottleneck="int0",
+              occupancy=("choice", ("arrivals", "in_order"))),
          covers=(__import__("ctlcc.sim", fromlist=["primo_criteria"]).primo_criteria,)),
 ]
 
