@@ -27,6 +27,7 @@ RED (50, 150, 0.5), w = 1e-4.  Two modes:
 Usage (from the repository root)::
 
     nice -n 10 python benchmarks/red_period.py --fluid
+    nice -n 10 python benchmarks/red_period.py --fluid --setting red_stable
     nice -n 10 python benchmarks/red_period.py --packets --seed 1 --seed 2 --seed 3
     nice -n 10 python benchmarks/red_period.py --packets --no-gate --seed 1 --seed 2 --seed 3
 """
@@ -78,14 +79,14 @@ def _periods(t, q):
     return A.dominant_period(t[k], q[k], high=40.0), lag, height, k
 
 
-def fluid_table():
+def fluid_table(setting="red_unstable"):
     import numpy as np
 
     from ctlcc.experiments import aqm as A
     from ctlcc.laws.aqm import red_averaging_pole
     from ctlcc.sim import fluid as F
 
-    params = A.SETTINGS["red_unstable"]
+    params = A.SETTINGS[setting]
     net = F.network(capacity=A.CAPACITY, buffer=float(A.BUFFER),
                     propagation_delay=A.PROPAGATION, n_flows=A.N_FLOWS)
 
@@ -111,8 +112,9 @@ def fluid_table():
 
         return Law(initial_window=1.0)
 
+    print(f"{setting} {params}")
     print("spacing  RED rule       delay   losses         period  autocorr.    queue [packets]"
-          "   empty  window [packets]")
+          "  mean   empty  window [packets]")
     for spacing in ("none", "count"):
         for gate in (None, 1.0):
             for delay, cap in (("R(t)", False), ("prop", False), ("R(t)", True)):
@@ -125,7 +127,7 @@ def fluid_table():
                 per, lag, h, k = _periods(t, q)
                 print(f"{spacing:7s}  {'queue > 1' if gate else 'any queue':13s}  {delay:6s}  "
                       f"{'1 cut / RTT' if cap else 'each halves':12s}  {per:5.2f} s  "
-                      f"{lag:5.2f} s ({h:.2f})  {q[k].min():5.1f}-{q[k].max():5.1f}  "
+                      f"{lag:5.2f} s ({h:.2f})  {q[k].min():5.1f}-{q[k].max():5.1f}  {q[k].mean():5.1f}  "
                       f"{np.mean(q[k] < 0.5):5.2f}  {w[k].min():5.2f}-{w[k].max():5.2f}",
                       flush=True)
 
@@ -171,9 +173,12 @@ def main(argv=None):
     parser.add_argument("--no-gate", action="store_true",
                         help="packets: RED drops at any waiting queue (diagnostic engine)")
     parser.add_argument("--seed", type=int, action="append", help="packets: seeds (default 1)")
+    parser.add_argument("--setting", default="red_unstable",
+                        help="fluid: a RED setting of ctlcc.experiments.aqm.SETTINGS "
+                             "(default red_unstable)")
     args = parser.parse_args(argv)
     if args.fluid:
-        fluid_table()
+        fluid_table(args.setting)
         return
     if args.no_gate:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="ctlcc-red-nogate-")
