@@ -588,8 +588,9 @@ CASES = [
     Case("sim.fluid.Red", fluid.Red,
          dict(min_threshold=10.0, max_threshold=30.0, max_probability=0.1),
          dict(min_threshold="nonneg", max_threshold="pos", max_probability=PROB,
-              averaging="pos", gentle="bool", spacing=("choice", ("none", "count", "wait"))),
-         none_ok=("averaging",),
+              averaging="pos", gentle="bool", spacing=("choice", ("none", "count", "wait")),
+              min_queue="nonneg"),
+         none_ok=("averaging", "min_queue"),
          vector=("min_threshold", "max_threshold", "max_probability", "averaging")),
     Case("sim.fluid.Pi", fluid.Pi, dict(params=_PI),
          dict(params=("obj", PiParams))),
@@ -1154,7 +1155,8 @@ _SIM_FACTORIES += [
     lambda: Case("sim.primo_criteria",
          lambda **kw: __import__("ctlcc.sim", fromlist=["primo_criteria"]).primo_criteria(
              sim_result(), **kw), {},
-         dict(warmup=("interval", 0.0, 2.0, "left"), bottleneck="int0"),
+         dict(warmup=("interval", 0.0, 2.0, "left"), bottleneck="int0",
+              occupancy=("choice", ("arrivals", "in_order"))),
          covers=(__import__("ctlcc.sim", fromlist=["primo_criteria"]).primo_criteria,)),
 ]
 

@@ -1303,7 +1303,7 @@ MODULE_CASES += [
               lost_total=[0.0, 0.0], capacity=50.0),
          dict(time="skip", sent="skip", delivered="skip", sent_total="skip", lost_total="skip",
               capacity="pos", warmup="nonneg", interval="pos", starts="skip", stops="skip",
-              crossing="skip"),
+              crossing="skip", received="skip"),
          none_ok=("interval",),
          extra=(("time with nan", dict(time=np.where(_CT < 1, np.nan, _CT)), RAISE, "time"),
                 ("time a str", dict(time="abc"), RAISE, "time"),
@@ -1325,7 +1325,12 @@ MODULE_CASES += [
                 ("stops nan", dict(stops=[np.nan, 10.0]), RAISE, "stops"),
                 ("crossing a str", dict(crossing="abc"), RAISE, "crossing"),
                 ("crossing one flow short", dict(crossing=[True]), RAISE, "crossing"),
-                ("crossing floats", dict(crossing=[0.5, 1.0]), RAISE, "crossing"))),
+                ("crossing floats", dict(crossing=[0.5, 1.0]), RAISE, "crossing"),
+                ("received one row", dict(received=_CUM[:1]), RAISE, "received"),
+                ("received with nan", dict(received=np.where(_CUM > 50, np.nan, _CUM)), RAISE,
+                 "received"),
+                ("received a str", dict(received="abc"), RAISE, "received"),
+                ("received decreasing", dict(received=_CUM[::-1]), RAISE, "received"))),
 ]
 MODULE_EXEMPT += [
     (scriteria.PrimoCriteria, _RESULT + " (five_criteria builds it)"),

@@ -203,8 +203,8 @@ def plot_many_sources(result):
                         label=f"{_label(p)}, {schedule}")
         ax.set_xlabel("number of sources [1]")
         ax.set_ylabel(f"{name.replace('_', ' ')} [%]")
-        # a criterion above 100 % (CUBIC's occupancy reads 108-114 %: see the CHANGELOG)
-        # stays on the chart rather than being cut off at the top
+        # a criterion above 100 % (the occupancy can exceed it by the packets propagating
+        # beyond the link at the window's ends) stays on the chart, not cut off at the top
         ax.set_ylim(-2, max(102.0, float(np.nanmax(result.criteria[..., k])) + 3.0))
     pub = exp.published("sec5e_vegas_fairness_n")
     axes[0].axhline(pub["high"], color="C2", ls=":", lw=1.0,

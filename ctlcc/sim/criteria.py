@@ -15,9 +15,10 @@ goodput
     lost/sent)``; 1000 is read as a misprint for 100, since every criterion
     is "expressed in percentages";
 occupancy
-    the share of the shared link's capacity used: packets delivered by the
-    flows crossing the link, per second, over the link's capacity in
-    packets per second;
+    "the utilization of the network capacities": data packets of the flows
+    crossing the shared link that reached their receivers in the window
+    (duplicates included: a retransmission uses the link too), per second,
+    over the link's capacity in packets per second;
 fairness
     "the lower mean fraction of allocated bandwidth" compared with the
     ideal fraction ("50 %" for two flows): ``100 n min_i share_i``.
@@ -39,28 +40,48 @@ Choices the paper leaves open (each is an argument):
   and the raw coefficients are kept in :class:`PrimoCriteria`;
 * a flow that sends (or receives) nothing in its window has 0 % sending
   (reception) stability: no rate is not a stable rate;
-* occupancy counts in-order deliveries, so a window TCP whose
-  retransmission fills a hole just after the window opens can read up to
-  about 1 % above 100 (packets carried before the window, delivered in
-  it); nothing is clipped.
+* occupancy counts the packets that *arrive* in the window, not those
+  *delivered in order* in it (``occupancy="in_order"``, the reading before
+  this correction, is kept for comparison).  An in-order count moves a
+  packet from the instant it crossed the link to the instant its hole is
+  repaired: a receiver that holds an out-of-order backlog when the window
+  opens releases it inside the window, and the criterion reads above
+  100 %.  With retransmission timeouts the repair takes seconds and the
+  backlog can be a window's worth of packets: two CUBIC flows on Fig.
+  1-top (seed 0, 12 s, warm-up 3 s) read 108.7 % in order, because one
+  flow's receiver holds 187 packets at 3 s that it releases at 4.2 s;
+  their arrivals give 99.97 % and the link's busy time 100.0 %.  The
+  arrival count is bounded by the capacity plus the packets propagating
+  beyond the link at the window's ends; nothing is clipped.
+* the engine samples in-order deliveries, not arrivals: :func:`primo_criteria`
+  reads the arrivals at the window's start from a second run of the same
+  scenario and seed stopped there (the engine is deterministic, and the
+  second run's samples are checked against the first's), so it costs the
+  warm-up's share of the run again.  :func:`five_criteria` takes the
+  arrivals as an array when they are known.
 
 References
 ----------
 Chatté, Ducourthial & Niculescu (2006), §IV-C, Figs. 2-5.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .._validation import _as_float, check_finite, check_nonnegative, check_positive
 from ..errors import ParameterError
 
-__all__ = ["CRITERIA", "UnknownCriterionError", "PrimoCriteria", "five_criteria",
-           "primo_criteria"]
+__all__ = ["CRITERIA", "OCCUPANCY_READINGS", "UnknownCriterionError", "PrimoCriteria",
+           "five_criteria", "primo_criteria"]
 
 #: The five criteria, in the order of the paper's pentagons (§IV-C).
 CRITERIA = ("sending_stability", "reception_stability", "goodput", "occupancy", "fairness")
+
+#: What the occupancy counts: packets that reach the receivers in the window (the default),
+#: or packets delivered in order in it (the reading before the correction; reads above 100 %
+#: when a receiver releases an out-of-order backlog inside the window).
+OCCUPANCY_READINGS = ("arrivals", "in_order")
 
 #: Relative slack when checking that an interval is a multiple of the samples' period.
 _GRID_TOLERANCE = 1e-6
@@ -102,6 +123,11 @@ class PrimoCriteria:
         Sampling interval of the rates. [s]
     window : (float, float)
         Common window of fairness and occupancy. [s]
+    occupancy_reading : str
+        What ``occupancy`` counts, one of :data:`OCCUPANCY_READINGS`.
+    occupancy_in_order : float
+        The occupancy from in-order deliveries (equal to ``occupancy``
+        when that is the reading). [%]
     """
 
     sending_stability: float
@@ -116,6 +142,8 @@ class PrimoCriteria:
     warmup: float
     interval: float
     window: tuple
+    occupancy_reading: str = "in_order"
+    occupancy_in_order: float = np.nan
 
     def __getitem__(self, name):
         if name not in CRITERIA:
@@ -137,7 +165,7 @@ class PrimoCriteria:
 
 
 def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmup=0.0,
-                  interval=None, starts=None, stops=None, crossing=None):
+                  interval=None, starts=None, stops=None, crossing=None, received=None):
     """The five criteria of §IV-C from sampled cumulative counts.
 
     A pure function of arrays (no simulator involved), so that each
@@ -164,6 +192,12 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
     crossing : array_like of bool, shape (n,), optional
         Flows that cross the shared link (default all): only they count
         in the occupancy.
+    received : array_like, shape (k, n), optional
+        Cumulative data packets that reached each flow's receiver,
+        duplicates included: the occupancy counts them (reading
+        ``"arrivals"``).  Default: the occupancy counts ``delivered``
+        (reading ``"in_order"``).  Only the rows at the common window's two
+        ends are read. [packets]
 
     Returns
     -------
@@ -278,22 +312,38 @@ def five_criteria(time, sent, delivered, sent_total, lost_total, capacity, warmu
                              f"fairness and occupancy are undefined")
     shares = got / total
     loss_rate = float(lost_total.sum() / sent_total.sum())
+    in_order = float(100.0 * got[crossing].sum() / (capacity * (t1 - t0)))
+    occupancy, reading = in_order, "in_order"
+    if received is not None:
+        received = check_finite("received", received)
+        if received.shape != sent.shape:
+            raise ParameterError(f"received must have shape (len(time), flows) = {sent.shape}, "
+                                 f"got {received.shape}")
+        arrived = received[common[-1]] - received[common[0]]
+        if np.any(arrived < 0):
+            raise ParameterError("received must be cumulative (non-decreasing) over the common "
+                                 f"window {t0:g} - {t1:g} s, got a decrease for flow(s) "
+                                 f"{np.flatnonzero(arrived < 0).tolist()}")
+        occupancy, reading = float(100.0 * arrived[crossing].sum() / (capacity * (t1 - t0))), \
+            "arrivals"
     return PrimoCriteria(
         sending_stability=_stability(send_cv), reception_stability=_stability(recv_cv),
-        goodput=100.0 * (1.0 - loss_rate),
-        occupancy=float(100.0 * got[crossing].sum() / (capacity * (t1 - t0))),
+        goodput=100.0 * (1.0 - loss_rate), occupancy=occupancy,
         fairness=float(100.0 * n * shares.min()), sending_cv=send_cv, reception_cv=recv_cv,
         shares=shares, loss_rate=loss_rate, warmup=warmup, interval=float(stride * period),
-        window=(t0, t1))
+        window=(t0, t1), occupancy_reading=reading, occupancy_in_order=in_order)
 
 
-def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
+def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="arrivals"):
     """Primo's five efficiency criteria of a simulated run (§IV-C).
 
     Reads the run's periodic samples (cumulative sent and in-order
     delivered packets), its loss counters and the scenario (flow starts
     and stops, the reported link's rate and which flows cross it), and
-    calls :func:`five_criteria`.
+    calls :func:`five_criteria`.  With ``occupancy="arrivals"`` the
+    packets that reached the receivers by the common window's start are
+    read from a second run of the same scenario and seed stopped there
+    (and by its end, from the run itself when the window ends with it).
 
     Parameters
     ----------
@@ -307,12 +357,27 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
     interval : float, optional
         Sampling interval of the rates, a multiple of the run's
         ``sample_interval`` (default: that interval). [s]
+    occupancy : {"arrivals", "in_order"}
+        What the occupancy counts (:data:`OCCUPANCY_READINGS`): packets
+        that reached the receivers in the window (default; needs the run's
+        integer seed), or packets delivered in order in it (no second run;
+        reads above 100 % when a receiver releases an out-of-order backlog
+        inside the window).
 
     Returns
     -------
     PrimoCriteria
         Indexable like a dict: "sending_stability", "reception_stability",
         "goodput", "occupancy", "fairness". [%]
+
+    Raises
+    ------
+    ParameterError
+        Bad arguments; ``occupancy="arrivals"`` for a run seeded with a
+        Generator (it cannot be run again).
+    RuntimeError
+        The second run's samples differ from the run's (the engine was not
+        deterministic).
 
     References
     ----------
@@ -330,17 +395,54 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
     if samples.time.size and warmup >= samples.time[-1]:
         raise ParameterError(f"warmup must be below the end of the run's trace "
                              f"({samples.time[-1]:g} s), got {warmup!r}")
+    if occupancy not in OCCUPANCY_READINGS:
+        raise ParameterError(f"occupancy must be one of {', '.join(map(repr, OCCUPANCY_READINGS))}"
+                             f", got {occupancy!r}")
+    if occupancy == "arrivals" and getattr(result, "seed", None) is None:
+        raise ParameterError("occupancy='arrivals' runs the scenario again and needs the run's "
+                             "integer seed (this run was given a Generator); pass "
+                             "occupancy='in_order' or run with seed=<int>")
     scenario = result.scenario
     a, b = queues[bottleneck].link
     link = next(lk for lk in scenario.links if (lk.a, lk.b) in ((a, b), (b, a)))
     crossing = [any(hop == (a, b) for hop in zip(f.path[:-1], f.path[1:]))
                 for f in scenario.flows]
-    return five_criteria(
-        samples.time, samples.sent, samples.delivered,
-        [f.sent for f in result.flows], [f.dropped for f in result.flows],
-        capacity=link.rate / scenario.data_bits, warmup=warmup, interval=interval,
-        starts=[f.start for f in scenario.flows], stops=[f.stop for f in scenario.flows],
-        crossing=crossing)
+    args = (samples.time, samples.sent, samples.delivered,
+            [f.sent for f in result.flows], [f.dropped for f in result.flows])
+    options = dict(capacity=link.rate / scenario.data_bits, warmup=warmup, interval=interval,
+                   starts=[f.start for f in scenario.flows],
+                   stops=[f.stop for f in scenario.flows], crossing=crossing)
+    crit = five_criteria(*args, **options)
+    if occupancy == "in_order":
+        return crit
+    t0, t1 = crit.window
+    i0, i1 = (int(np.argmin(np.abs(samples.time - t))) for t in (t0, t1))
+    received = np.zeros(samples.sent.shape)   # only rows i0 and i1 are read
+    received[i0] = _arrivals_by(result, t0)
+    received[i1:] = _arrivals_by(result, t1)
+    return five_criteria(*args, **options, received=received)
+
+
+def _arrivals_by(result, t):
+    """Data packets that reached each flow's receiver by t: the run's own counters at its
+    end, else those of a second run of the same scenario and seed stopped at t."""
+    if abs(t - result.duration) <= 1e-9 * max(1.0, result.duration):
+        return np.array([f.delivered for f in result.flows], dtype=float)
+    if t <= 0.0:   # nothing has arrived at the run's start
+        return np.zeros(len(result.flows))
+    from .engine import run   # engine imports this module
+
+    samples = result.samples
+    period = float(samples.time[1] - samples.time[0])
+    again = run(result.scenario, t, seed=result.seed, sample_interval=period, progress=False)
+    k = again.samples.time.size
+    if k > samples.time.size or not (np.array_equal(again.samples.sent, samples.sent[:k])
+                                     and np.array_equal(again.samples.delivered,
+                                                        samples.delivered[:k])):
+        raise RuntimeError(f"a second run of {result.scenario.name!r} (seed {result.seed}) to "
+                           f"{t:g} s does not repeat the run's samples: the occupancy's arrivals "
+                           f"cannot be read from it")
+    return np.array([f.delivered for f in again.flows], dtype=float)
 
 
 def _cv(counts):

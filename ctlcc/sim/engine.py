@@ -372,9 +372,9 @@ def jain_index(values):
     return _fairness.jain_index(x)
 
 
-def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None):
+def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="arrivals"):
     """Primo's five efficiency criteria (§IV-C): see :func:`.criteria.primo_criteria`."""
-    return _criteria.primo_criteria(result, warmup, bottleneck, interval)
+    return _criteria.primo_criteria(result, warmup, bottleneck, interval, occupancy)
 
 
 def _rows(n, width):

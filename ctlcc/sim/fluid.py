@@ -328,6 +328,15 @@ class Red:
         the per-packet rate of the packet RED's count-based spacing at a
         constant p_b (:func:`ctlcc.laws.aqm.red_spacing_rate`: about 2 p_b
         for Floyd & Jacobson's rule, 2 p_b / 3 for ns-3's ``Wait``).
+    min_queue : float or None, optional
+        No drop or mark while the instantaneous queue is at most this many
+        packets: ns-2's and ns-3's RED (``nQueued > 1``), and so ctlcc's
+        packet engine, stop dropping when at most one packet waits, however
+        high the average.  None (default): Misra, Gong & Towsley's model,
+        which marks at p(avg) whatever the queue.  With a slow average
+        (small ``weight``) the two differ once the queue empties: the model
+        keeps marking until the average falls below ``min_threshold``.
+        [packets]
     """
 
     min_threshold: object
@@ -336,6 +345,7 @@ class Red:
     averaging: object = None
     gentle: bool = False
     spacing: str = "none"
+    min_queue: object = None
 
     def __post_init__(self):
         low = check_nonnegative("min_threshold", _nonempty("min_threshold", self.min_threshold))
@@ -350,6 +360,8 @@ class Red:
             check_positive("averaging", _nonempty("averaging", self.averaging))
         check_bool("gentle", self.gentle)
         check_choice("spacing", self.spacing, _aqm.RED_SPACINGS)
+        if self.min_queue is not None:
+            check_nonnegative("min_queue", self.min_queue, scalar=True)
 
     def probability(self, queue):
         """RED's map p(q) for a queue (or average queue). [1]
@@ -372,10 +384,13 @@ class Red:
 
     def _marking(self, queue, average, time):
         shape = queue.shape
-        return self._map(queue if self.averaging is None else average,
-                         _link_shaped("min_threshold", self.min_threshold, shape),
-                         _link_shaped("max_threshold", self.max_threshold, shape),
-                         _link_shaped("max_probability", self.max_probability, shape))
+        p = self._map(queue if self.averaging is None else average,
+                      _link_shaped("min_threshold", self.min_threshold, shape),
+                      _link_shaped("max_threshold", self.max_threshold, shape),
+                      _link_shaped("max_probability", self.max_probability, shape))
+        if self.min_queue is not None:
+            p = np.where(queue > self.min_queue, p, 0.0)
+        return p
 
 
 @dataclass(frozen=True)

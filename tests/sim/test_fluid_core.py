@@ -44,6 +44,7 @@ NET = fluid.network(1000.0, 100.0, 0.1)
         (lambda: fluid.Red(100, 50, 0.1), r"min_threshold must be < max_threshold"),
         (lambda: fluid.Red(10, 50, 0.0), r"max_probability must be in \(0, 1\]"),
         (lambda: fluid.Red(10, 50, 0.1, averaging=-1.0), r"averaging must be in \(0, inf\)"),
+        (lambda: fluid.Red(10, 50, 0.1, min_queue=-1.0), r"min_queue must be in \[0, inf\)"),
         (lambda: fluid.FixedMarking(1.5), r"probability must be in \[0, 1\]"),
         (lambda: fluid.Reno(initial_window=0.0), r"initial_window must be in \(0, inf\)"),
         (lambda: fluid.Reno(min_window=5.0, max_window=4.0), r"min_window must be < max_window"),
@@ -234,3 +235,26 @@ def test_fluid_laws_call_ctlcc_laws(monkeypatch, law, module, names):
     steps = 50
     fluid.simulate(fluid.network(1000.0, 100.0, 0.02), law, steps * 1e-3, 1e-3)
     assert all(count >= steps for count in calls.values()), calls
+
+
+def test_red_min_queue_stops_marking_on_an_empty_queue():
+    # ns-2/ns-3's RED drops only while more than one packet waits.  A queue of 50 packets
+    # drains (one flow held at a window of 2 on a 1000 packets/s link) while RED's slow
+    # average (K = 0.1/s, from 50) stays far above min_threshold = 10: Misra et al.'s model
+    # (min_queue=None) keeps marking at p(avg) on the empty queue, the gated one marks 0
+    # there and the same p(avg) while the queue is above 1 packet.
+    net = fluid.network(capacity=1000.0, buffer=100.0, propagation_delay=0.1)
+    law = fluid.Reno(initial_window=2.0, max_window=2.0)
+    runs = {gate: fluid.simulate(net, law, 1.0, 1e-3, initial_queue=50.0,
+                                 aqm=fluid.Red(10.0, 100.0, 0.1, averaging=0.1, min_queue=gate))
+            for gate in (None, 1.0)}
+    q = runs[None].queue[:, 0, 0]
+    p_free, p_gated = runs[None].probability[:, 0, 0], runs[1.0].probability[:, 0, 0]
+    # the queue empties in about 0.05 s, before a mark's round trip: both runs' queues agree
+    np.testing.assert_array_equal(runs[1.0].queue[:, 0, 0], q)
+    empty, busy = q <= 1.0, q > 1.0
+    assert empty[-1] and busy[0]
+    assert np.all(p_gated[empty] == 0.0)
+    np.testing.assert_allclose(p_gated[busy], p_free[busy])
+    # the average after 1 s is at least 50 exp(-0.1) > 45: p >= 0.1 (45 - 10) / 90 on the empty queue
+    assert np.all(p_free[empty] >= 0.1 * 35.0 / 90.0)
