@@ -53,12 +53,9 @@ Choices the paper leaves open (each is an argument):
   their arrivals give 99.97 % and the link's busy time 100.0 %.  The
   arrival count is bounded by the capacity plus the packets propagating
   beyond the link at the window's ends; nothing is clipped.
-* the engine samples in-order deliveries, not arrivals: :func:`primo_criteria`
-  reads the arrivals at the window's start from a second run of the same
-  scenario and seed stopped there (the engine is deterministic, and the
-  second run's samples are checked against the first's), so it costs the
-  warm-up's share of the run again.  :func:`five_criteria` takes the
-  arrivals as an array when they are known.
+* the packet engine samples both counts (``Traces.delivered``, in order, and
+  ``Traces.received``, arrivals); :func:`five_criteria` takes the arrivals
+  as an array when they are known.
 
 References
 ----------
@@ -341,9 +338,8 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="a
     delivered packets), its loss counters and the scenario (flow starts
     and stops, the reported link's rate and which flows cross it), and
     calls :func:`five_criteria`.  With ``occupancy="arrivals"`` the
-    packets that reached the receivers by the common window's start are
-    read from a second run of the same scenario and seed stopped there
-    (and by its end, from the run itself when the window ends with it).
+    occupancy counts the packets that reached the receivers in the common
+    window (the run's ``samples.received``).
 
     Parameters
     ----------
@@ -359,10 +355,9 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="a
         ``sample_interval`` (default: that interval). [s]
     occupancy : {"arrivals", "in_order"}
         What the occupancy counts (:data:`OCCUPANCY_READINGS`): packets
-        that reached the receivers in the window (default; needs the run's
-        integer seed), or packets delivered in order in it (no second run;
-        reads above 100 % when a receiver releases an out-of-order backlog
-        inside the window).
+        that reached the receivers in the window (default), or packets
+        delivered in order in it (reads above 100 % when a receiver releases
+        an out-of-order backlog inside the window).
 
     Returns
     -------
@@ -373,11 +368,8 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="a
     Raises
     ------
     ParameterError
-        Bad arguments; ``occupancy="arrivals"`` for a run seeded with a
-        Generator (it cannot be run again).
-    RuntimeError
-        The second run's samples differ from the run's (the engine was not
-        deterministic).
+        Bad arguments; ``occupancy="arrivals"`` for a result without
+        arrival samples (``samples.received`` None).
 
     References
     ----------
@@ -398,10 +390,10 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="a
     if occupancy not in OCCUPANCY_READINGS:
         raise ParameterError(f"occupancy must be one of {', '.join(map(repr, OCCUPANCY_READINGS))}"
                              f", got {occupancy!r}")
-    if occupancy == "arrivals" and getattr(result, "seed", None) is None:
-        raise ParameterError("occupancy='arrivals' runs the scenario again and needs the run's "
-                             "integer seed (this run was given a Generator); pass "
-                             "occupancy='in_order' or run with seed=<int>")
+    if occupancy == "arrivals" and getattr(samples, "received", None) is None:
+        raise ParameterError("occupancy='arrivals' needs the run's samples of the packets that "
+                             "reached the receivers (Traces.received, kept by the packet "
+                             "engine); this result has none: pass occupancy='in_order'")
     scenario = result.scenario
     a, b = queues[bottleneck].link
     link = next(lk for lk in scenario.links if (lk.a, lk.b) in ((a, b), (b, a)))
@@ -415,34 +407,7 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="a
     crit = five_criteria(*args, **options)
     if occupancy == "in_order":
         return crit
-    t0, t1 = crit.window
-    i0, i1 = (int(np.argmin(np.abs(samples.time - t))) for t in (t0, t1))
-    received = np.zeros(samples.sent.shape)   # only rows i0 and i1 are read
-    received[i0] = _arrivals_by(result, t0)
-    received[i1:] = _arrivals_by(result, t1)
-    return five_criteria(*args, **options, received=received)
-
-
-def _arrivals_by(result, t):
-    """Data packets that reached each flow's receiver by t: the run's own counters at its
-    end, else those of a second run of the same scenario and seed stopped at t."""
-    if abs(t - result.duration) <= 1e-9 * max(1.0, result.duration):
-        return np.array([f.delivered for f in result.flows], dtype=float)
-    if t <= 0.0:   # nothing has arrived at the run's start
-        return np.zeros(len(result.flows))
-    from .engine import run   # engine imports this module
-
-    samples = result.samples
-    period = float(samples.time[1] - samples.time[0])
-    again = run(result.scenario, t, seed=result.seed, sample_interval=period, progress=False)
-    k = again.samples.time.size
-    if k > samples.time.size or not (np.array_equal(again.samples.sent, samples.sent[:k])
-                                     and np.array_equal(again.samples.delivered,
-                                                        samples.delivered[:k])):
-        raise RuntimeError(f"a second run of {result.scenario.name!r} (seed {result.seed}) to "
-                           f"{t:g} s does not repeat the run's samples: the occupancy's arrivals "
-                           f"cannot be read from it")
-    return np.array([f.delivered for f in again.flows], dtype=float)
+    return five_criteria(*args, **options, received=samples.received)
 
 
 def _cv(counts):

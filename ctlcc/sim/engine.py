@@ -202,6 +202,11 @@ class Traces:
         Packets of each flow waiting in each reported queue (not the one in
         transmission); summed over flows, ``queue``.  Kept only by
         ``run(..., queue_by_flow=True)``, else None. [packets]
+    received : ndarray, shape (k, flows), or None
+        Cumulative data packets that reached each flow's receiver,
+        duplicates and out-of-order packets included (``delivered`` counts
+        them when their hole is filled); the packet engine always keeps it.
+        [packets]
     """
 
     time: np.ndarray
@@ -213,6 +218,7 @@ class Traces:
     rtt: np.ndarray
     drops: np.ndarray
     queue_by_flow: np.ndarray = None
+    received: np.ndarray = None
 
 
 @dataclass(frozen=True)
@@ -526,6 +532,7 @@ class _Simulation:
         self.samp_r = np.zeros((ns, n))
         self.samp_sent = np.zeros((ns, n), dtype=np.int64)
         self.samp_dlv = np.zeros((ns, n), dtype=np.int64)
+        self.samp_rcv = np.zeros((ns, n), dtype=np.int64)
         # queue_by_flow: nb * flows more columns after the totals (_core.occupancy)
         self.queue_by_flow = queue_by_flow
         self.samp_q = np.zeros((ns, nb * (1 + n) if queue_by_flow and nb else nb))
@@ -648,7 +655,8 @@ class _Simulation:
                       self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
                       self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
                       self.tab, self.hooks, self.bott, self.samp_t, self.samp_w, self.samp_r,
-                      self.samp_sent, self.samp_dlv, self.samp_q, self.rtt_buf, self.drop_buf)
+                      self.samp_sent, self.samp_dlv, self.samp_rcv, self.samp_q, self.rtt_buf,
+                      self.drop_buf)
         if not getattr(self, "_typed", False):
             # the hooks read these arrays at the types they were compiled for
             import numba
@@ -706,13 +714,14 @@ class _Simulation:
         samples = Traces(self.samp_t[:k].copy(), self.samp_w[:k].copy(), self.samp_r[:k].copy(),
                          self.samp_sent[:k].copy(), self.samp_dlv[:k].copy(),
                          self.samp_q[:k, :nb].copy(), np.zeros((0, 3)), np.zeros((0, 4)),
-                         by_flow)
+                         by_flow, self.samp_rcv[:k].copy())
         traces = None
         if self.trace:
             traces = Traces(samples.time, samples.window, samples.rate, samples.sent,
                             samples.delivered, samples.queue,
                             self.rtt_buf[:self.meta[K.M_NRTT]].copy(),
-                            self.drop_buf[:self.meta[K.M_NDROP]].copy(), by_flow)
+                            self.drop_buf[:self.meta[K.M_NDROP]].copy(), by_flow,
+                            samples.received)
         return SimResult(sc, T, seed if not isinstance(seed, np.random.Generator) else None,
                          tuple(flows), tuple(queues), traces, int(self.meta[K.M_EVENTS]), wall,
                          samples, tuple(flow.sender.final_state(ff, fi, j)
@@ -878,7 +887,7 @@ def _check_memory(scenario, duration, sample_interval, queue_by_flow=False):
     pool = 4.0 * (window + 16) + 1024
     terms = {
         "samples (duration/sample_interval x flows)": 8.0 * ns * (
-            4 * n + nb + 1 + (nb * n if queue_by_flow else 0)),
+            5 * n + nb + 1 + (nb * n if queue_by_flow else 0)),
         "window pools (tcp.max_window x flows)": n * ring + 8.0 * pool * (K.NPW + 1)
         + 8.0 * 5 * (pool + 64 * n + 256),
         "link buffers": 16.0 * sum(link.buffer + 1 for link in scenario.links) * 2,

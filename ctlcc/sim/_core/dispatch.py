@@ -203,6 +203,7 @@ def run_kernel(until, ctx, rng):
                     ctx.samp_r[k, f] = ff[f, F_RATE]
                     ctx.samp_sent[k, f] = fi[f, I_SENT]
                     ctx.samp_dlv[k, f] = fi[f, I_UNIQUE]
+                    ctx.samp_rcv[k, f] = fi[f, I_DELIVERED]
                 for j in range(ctx.bott.shape[0]):
                     ctx.samp_q[k, j] = waiting(now, ctx.bott[j], ctx.ci, ctx.ring_s)
                 if ctx.samp_q.shape[1] > ctx.bott.shape[0]:   # run(queue_by_flow=True)

@@ -34,7 +34,8 @@ __all__ = []
 Ctx = namedtuple("Ctx", [
     "g", "meta", "ht", "hs", "hk", "ha", "hb", "pi", "pf", "free", "cf", "ci", "ring_s",
     "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "tab", "hooks", "bott",
-    "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_q", "rtt_buf", "drop_buf"])
+    "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_rcv", "samp_q", "rtt_buf",
+    "drop_buf"])
 
 #: What an ACK (or any packet coming back to the sender: a report, a feedback)
 #: brings to the sender's ``on_ack`` hook: ``seq`` the cumulative ACK (or the
@@ -57,7 +58,8 @@ def sample_ctx():
                   ff=((1, 1), f8), fi=((1, 1), i8), fpath=((1, 1), i8), rpath=((1, 1), i8),
                   rbits=((1, 1), np.uint8), tab=((1, 1, 1), f8), hooks=((1, 1), i8),
                   bott=(1, i8), samp_t=(1, f8), samp_w=((1, 1), f8), samp_r=((1, 1), f8),
-                  samp_sent=((1, 1), i8), samp_dlv=((1, 1), i8), samp_q=((1, 1), f8),
+                  samp_sent=((1, 1), i8), samp_dlv=((1, 1), i8), samp_rcv=((1, 1), i8),
+                  samp_q=((1, 1), f8),
                   rtt_buf=((1, 1), f8), drop_buf=((1, 1), f8))
     ctx = {name: np.zeros(shape, dtype) for name, (shape, dtype) in shapes.items()}
     # the rings' starts and ends are the two columns of one table (engine._Simulation)
