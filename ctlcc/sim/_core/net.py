@@ -140,8 +140,11 @@ def sift_down(ht, hs, hk, ha, hb, n, t, s, k, a, b):
         c = 2 * i + 1
         if c >= n:
             break
-        if c + 1 < n and (ht[c + 1] < ht[c] or (ht[c + 1] == ht[c] and hs[c + 1] < hs[c])):
-            c += 1
+        if c + 1 < n:
+            # the earlier child, without a branch: which one it is is a coin toss the
+            # processor cannot predict (the comparison's outcome selects, as an integer)
+            tr, tl = ht[c + 1], ht[c]
+            c += np.int64((tr < tl) | ((tr == tl) & (hs[c + 1] < hs[c])))
         if ht[c] > t or (ht[c] == t and hs[c] > s):
             break
         ht[i] = ht[c]
