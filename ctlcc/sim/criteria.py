@@ -62,7 +62,7 @@ References
 Chatté, Ducourthial & Niculescu (2006), §IV-C, Figs. 2-5.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -404,10 +404,8 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="a
     options = dict(capacity=link.rate / scenario.data_bits, warmup=warmup, interval=interval,
                    starts=[f.start for f in scenario.flows],
                    stops=[f.stop for f in scenario.flows], crossing=crossing)
-    crit = five_criteria(*args, **options)
-    if occupancy == "in_order":
-        return crit
-    return five_criteria(*args, **options, received=samples.received)
+    received = samples.received if occupancy == "arrivals" else None
+    return five_criteria(*args, **options, received=received)
 
 
 def _cv(counts):
