@@ -34,13 +34,18 @@ Ratios against the 10-flow point are the figure of merit (2 shared cores).
 ``--baseline PATH`` runs every point on another checkout too (e.g. a ``git
 worktree`` of the commit before a change), the two alternating point by
 point so that both see the same load, and prints the ratios of this
-checkout's CPU per packet to the baseline's.
+checkout's CPU per packet to the baseline's.  ``--rounds R`` repeats the
+sweep R times, the flow counts interleaved in each round, and prints each
+flow count's least and median CPU per packet over the rounds and the ratios
+to the first flow count (the load of a shared machine drifts over minutes:
+one sweep measured its 10-flow and 1000-flow points at loads that differed,
+and the 10-flow point alone ranged over 0.69-1.12 us per packet).
 
 Usage::
 
     nice -n 10 python benchmarks/bench_scaling.py [--flows 10,30,100,300,1000]
         [--protocol reno] [--packets 300000] [--repeats 3]
-        [--baseline /path/to/old/checkout]
+        [--baseline /path/to/old/checkout] [--rounds 3]
     nice -n 10 python benchmarks/bench_scaling.py --heap
 """
 
@@ -50,6 +55,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -173,6 +180,34 @@ def _row(label, n, duration, p, first):
     return cpu, marginal
 
 
+def rounds(flows, args):
+    """The sweep *args.rounds* times over, the flow counts interleaved within each round.
+
+    On a shared machine the load drifts over minutes, and one sweep measures its
+    first and last flow counts at different loads; within a round they are
+    measured a minute apart.  Printed: each round's row, then per flow count the
+    least and the median CPU per packet over the rounds, and the ratio to the
+    first flow count: of the least values, and each round's own (median, range).
+    """
+    table = {n: [] for n in flows}
+    for k in range(args.rounds):
+        first = []
+        for n in flows:
+            duration = max(args.min_duration, args.packets / (125.0 * n))
+            p = point(n, args.protocol, duration, repeats=args.repeats)
+            table[n].append(_row(f"round {k + 1}", n, duration, p, first))
+    base = table[flows[0]]
+    print(f"over {args.rounds} rounds: CPU per delivered packet (whole run) [us]")
+    print(f"{'flows':>6}{'least':>8}{'median':>8}{'least/first':>13}"
+          f"{'per-round ratio: median':>25}{'range':>15}")
+    for n in flows:
+        cpu = [row[0] for row in table[n]]
+        ratios = [row[0] / b[0] for row, b in zip(table[n], base)]
+        print(f"{n:>6}{min(cpu):>8.3f}{np.median(cpu):>8.3f}"
+              f"{min(cpu) / min(b[0] for b in base):>13.2f}{np.median(ratios):>25.2f}"
+              f"{min(ratios):>8.2f}-{max(ratios):.2f}", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--flows", default="10,30,100,300,1000")
@@ -182,6 +217,8 @@ def main(argv=None):
     ap.add_argument("--min-duration", type=float, default=10.0, help="[s] simulated")
     ap.add_argument("--repeats", type=int, default=1,
                     help="untraced runs per point; the least CPU counts")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="repeat the sweep, flow counts interleaved; summary over rounds")
     ap.add_argument("--baseline", type=Path, default=None,
                     help="another checkout, run point by point beside this one")
     ap.add_argument("--heap", action="store_true",
@@ -198,6 +235,11 @@ def main(argv=None):
           f"{'x first':>8}{'marginal':>10}{'x first':>8}{'setup ms/fl':>12}{'RSS +MB':>9}"
           f"{'kB/flow':>9}{'traced MB':>10}{'kB/flow':>9}", flush=True)
     first, first_old = [], []
+    if args.rounds > 1:
+        if args.baseline is not None:
+            ap.error("--rounds and --baseline do not combine (run --rounds on each checkout)")
+        rounds(flows, args)
+        return
     for n in flows:
         # 125 packets/s per flow at 1 Mb/s of 1000-byte packets
         duration = max(args.min_duration, args.packets / (125.0 * n))
