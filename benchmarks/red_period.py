@@ -18,11 +18,9 @@ RED (50, 150, 0.5), w = 1e-4.  Two modes:
     period, empty fraction, timeouts, and per cycle (troughs of the
     flows' mean window) the drops, the flows that took a drop and the drop
     burst's width.  ``--no-gate`` lets RED drop at any waiting queue (no
-    ``queue > 1`` rule): a *diagnostic* engine, built by replacing
-    ``ctlcc.laws.aqm.red_arrival_core`` before the engine compiles, in a
-    scratch numba cache (``NUMBA_CACHE_DIR`` is set to a temporary
-    directory, so the repository's cache is untouched; it compiles for
-    about a minute).
+    ``queue > 1`` rule: ``RedParams(..., min_queue=None)``, Floyd &
+    Jacobson's and Misra et al.'s reading; the default ``min_queue=1`` is
+    ns-3's).
 
 Usage (from the repository root)::
 
@@ -33,42 +31,11 @@ Usage (from the repository root)::
 """
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-
-def _gate_free_law():
-    """Replace RED's per-arrival law by one without ns-3's ``queue > 1`` condition."""
-    import ctlcc.laws.aqm as law
-
-    def red_arrival_core(average, count, old, queue, idle_packets, u, min_th, max_th, max_p,
-                         weight, gentle, wait):
-        average = law.red_average_core(average, queue, weight, idle_packets)
-        count = count + 1
-        verdict = 0
-        if average >= min_th:                       # ns-3: "and queue > 1"
-            if (not gentle and average >= max_th) or (gentle and average >= 2.0 * max_th):
-                verdict = 2
-            elif old == 0:
-                count = 1
-                old = 1
-            else:
-                p_a = law.red_count_probability_core(
-                    law.red_probability_core(average, min_th, max_th, max_p, gentle), count,
-                    wait)
-                if u <= p_a:
-                    count = 0
-                    verdict = 1
-        else:
-            old = 0
-        return verdict, average, count, old
-
-    law.red_arrival_core = red_arrival_core
 
 
 def _periods(t, q):
@@ -132,14 +99,19 @@ def fluid_table(setting="red_unstable"):
                       flush=True)
 
 
-def packets(seeds):
+def packets(seeds, gate=True):
+    import dataclasses
+
     import numpy as np
     from scipy.signal import find_peaks
 
     from ctlcc.experiments import aqm as A
     from ctlcc.sim import run
 
-    scenario = A.hollot_network(A.SETTINGS["red_unstable"])
+    red = A.SETTINGS["red_unstable"]
+    if not gate:   # no "queue > 1" rule: RED drops at any waiting queue
+        red = dataclasses.replace(red, min_queue=None)
+    scenario = A.hollot_network(red)
     for seed in seeds:
         r = run(scenario, 100.0, seed=seed, trace=True, sample_interval=0.02, progress=False,
                 rtt_every=50)
@@ -171,7 +143,7 @@ def main(argv=None):
     mode.add_argument("--fluid", action="store_true", help="the fluid model's variants")
     mode.add_argument("--packets", action="store_true", help="the packet engine")
     parser.add_argument("--no-gate", action="store_true",
-                        help="packets: RED drops at any waiting queue (diagnostic engine)")
+                        help="packets: RED drops at any waiting queue (min_queue=None)")
     parser.add_argument("--seed", type=int, action="append", help="packets: seeds (default 1)")
     parser.add_argument("--setting", default="red_unstable",
                         help="fluid: a RED setting of ctlcc.experiments.aqm.SETTINGS "
@@ -180,10 +152,7 @@ def main(argv=None):
     if args.fluid:
         fluid_table(args.setting)
         return
-    if args.no_gate:
-        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="ctlcc-red-nogate-")
-        _gate_free_law()
-    packets(args.seed or [1])
+    packets(args.seed or [1], gate=not args.no_gate)
 
 
 if __name__ == "__main__":

@@ -49,8 +49,9 @@ linear analysis of the loops (Hollot's plant, RED's and PI's margins) is
 Differences between ns-3.44 and the 1993 paper that these cores follow
 ns-3 on (so the packet version can be compared with ``RedQueueDisc``):
 an early drop needs more than one packet queued (``nQueued > 1``, as in
-ns-2); ``count`` is reset to 1 (not 0) when avg first crosses min_th and
-is *not* reset by a forced drop; the idle-time correction uses
+ns-2; an option, :attr:`RedParams.min_queue`, None for the 1993 reading);
+``count`` is reset to 1 (not 0) when avg first crosses min_th and is
+*not* reset by a forced drop; the idle-time correction uses
 ``m = floor(C_pkts (now - idle_start))``.
 
 References
@@ -92,6 +93,9 @@ __all__ = [
     "RED_SPACINGS",
     "red_spacing_rate",
     "red_idle_packets_core",
+    "RED_NS3_MIN_QUEUE",
+    "RED_NO_MIN_QUEUE",
+    "red_gate_core",
     "red_arrival_core",
     "red_action_core",
     "red_averaging_pole",
@@ -107,6 +111,10 @@ __all__ = [
 ACCEPT, EARLY, FORCED = 0, 1, 2
 #: Actions of :func:`red_action_core` (ACCEPT = 0 as above).
 MARK, DROP = 1, 2
+#: :attr:`RedParams.min_queue`'s default: ns-2's and ns-3's ``queue > 1`` rule. [packets]
+RED_NS3_MIN_QUEUE = 1.0
+#: The core's stand-in for ``min_queue=None`` (no rule): any queue >= 0 exceeds it. [packets]
+RED_NO_MIN_QUEUE = -1.0
 
 
 class UnstablePiWarning(UserWarning):
@@ -136,6 +144,13 @@ class RedParams:
     hard_drop : bool
         With ``ecn``, still drop (not mark) above the forced threshold
         (ns-3's ``UseHardDrop``, default True).
+    min_queue : float or None
+        No drop or mark while at most this many packets wait, however high
+        the average (:func:`red_gate_core`), >= 0.  1 (the default) is
+        ns-2's and ns-3's RED (``nQueued > 1``); None is no such rule, the
+        reading of Floyd & Jacobson's pseudo-code and of Misra, Gong &
+        Towsley's model (:class:`ctlcc.sim.fluid.Red`'s default), which
+        drop at p(avg) whatever the queue. [packets]
 
     Examples
     --------
@@ -149,6 +164,12 @@ class RedParams:
     Traceback (most recent call last):
     ...
     ctlcc.errors.ParameterError: max_probability must be in (0, 1], got 1.5
+    >>> RedParams(5, 15, 0.1).min_queue, RedParams(5, 15, 0.1, min_queue=None).min_queue
+    (1.0, None)
+    >>> RedParams(5, 15, 0.1, min_queue=-1)
+    Traceback (most recent call last):
+    ...
+    ctlcc.errors.ParameterError: min_queue must be in [0, inf) or None (no such rule), got -1.0
     """
 
     min_threshold: float
@@ -159,6 +180,7 @@ class RedParams:
     wait: bool = False
     ecn: bool = False
     hard_drop: bool = True
+    min_queue: object = RED_NS3_MIN_QUEUE
 
     def __post_init__(self):
         low = check_nonnegative("min_threshold", self.min_threshold, scalar=True)
@@ -174,6 +196,15 @@ class RedParams:
             "weight", self.weight, 0.0, 1.0, closed="right", scalar=True)))
         for name in ("gentle", "wait", "ecn", "hard_drop"):
             check_bool(name, getattr(self, name))
+        object.__setattr__(self, "min_queue", _check_min_queue(self.min_queue))
+
+    @property
+    def gate_threshold(self):
+        """``min_queue`` as :func:`red_arrival_core` takes it (None: :data:`RED_NO_MIN_QUEUE`).
+
+        [packets]
+        """
+        return RED_NO_MIN_QUEUE if self.min_queue is None else self.min_queue
 
     @property
     def slope(self):
@@ -536,19 +567,34 @@ def red_idle_packets_core(idle_time, packet_rate):
 
 
 @law_core
+def red_gate_core(queue, min_queue):
+    """RED may drop or mark at this queue: ``queue > min_queue`` (numbers or arrays).
+
+    ns-2's and ns-3's RED drop nothing while at most one packet waits
+    (``min_queue`` = 1), however high the average; Misra, Gong & Towsley's
+    fluid model marks at p(avg) whatever the queue (``min_queue`` < 0, e.g.
+    :data:`RED_NO_MIN_QUEUE`: every queue >= 0 passes).
+    """
+    return queue > min_queue
+
+
+@law_core
 def red_arrival_core(average, count, old, queue, idle_packets, u, min_th, max_th, max_p,
-                     weight, gentle, wait):
+                     weight, gentle, wait, min_queue=RED_NS3_MIN_QUEUE):
     """One arrival at a RED queue, as ns-3.44's ``RedQueueDisc::DoEnqueue``.
 
     ``queue`` is the number of packets waiting when the packet arrives,
     ``u`` a uniform draw in [0, 1), ``old`` 1 while avg stays above min_th.
-    Returns ``(verdict, average, count, old)`` with verdict ACCEPT (0),
-    EARLY (1) or FORCED (2).
+    No early or forced verdict while ``queue <= min_queue``
+    (:func:`red_gate_core`): 1, the default, is ns-3's ``nQueued > 1``;
+    a negative value (:data:`RED_NO_MIN_QUEUE`) is no such rule, as in
+    Misra et al.'s model.  Returns ``(verdict, average, count, old)`` with
+    verdict ACCEPT (0), EARLY (1) or FORCED (2).
     """
     average = red_average_core(average, queue, weight, idle_packets)
     count = count + 1
     verdict = 0
-    if average >= min_th and queue > 1:
+    if average >= min_th and red_gate_core(queue, min_queue):
         if (not gentle and average >= max_th) or (gentle and average >= 2.0 * max_th):
             verdict = 2
         elif old == 0:
@@ -769,3 +815,14 @@ def pi_design(n_flows, capacity, round_trip, crossover=None):
     check_result("pi_design's zero 2N/(R^2 C)", zero, positive=True, **inputs)
     check_result("pi_design's gain K_PI", gain, positive=True, **inputs)
     return float(gain), float(zero)
+
+
+def _check_min_queue(min_queue):
+    """RED's ``min_queue`` (RedParams, fluid.Red): None or a finite number >= 0, as a float."""
+    if min_queue is None:
+        return None
+    try:
+        return float(check_nonnegative("min_queue", min_queue, scalar=True))
+    except ParameterError as err:   # one message: the argument, its range, the value
+        raise ParameterError(f"min_queue must be in [0, inf) or None (no such rule), "
+                             f"got {str(err).rsplit(', got ', 1)[-1]}") from None

@@ -435,6 +435,7 @@ class _Simulation:
                 ci[i, K.K_AQM] = K.AQM_RED
                 cf[i, K.C_RED_MIN], cf[i, K.C_RED_MAX] = queue.min_threshold, queue.max_threshold
                 cf[i, K.C_RED_PMAX], cf[i, K.C_RED_WEIGHT] = queue.max_probability, queue.weight
+                cf[i, K.C_RED_MIN_QUEUE] = queue.gate_threshold
                 ci[i, K.K_AQM_FLAGS] = ((K.AQM_GENTLE if queue.gentle else 0)
                                         | (K.AQM_WAIT if queue.wait else 0)
                                         | (K.AQM_ECN if queue.ecn else 0)

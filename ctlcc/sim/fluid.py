@@ -330,10 +330,12 @@ class Red:
         for Floyd & Jacobson's rule, 2 p_b / 3 for ns-3's ``Wait``).
     min_queue : float or None, optional
         No drop or mark while the instantaneous queue is at most this many
-        packets: ns-2's and ns-3's RED (``nQueued > 1``), and so ctlcc's
-        packet engine, stop dropping when at most one packet waits, however
-        high the average.  None (default): Misra, Gong & Towsley's model,
-        which marks at p(avg) whatever the queue.  With a slow average
+        packets (:func:`ctlcc.laws.aqm.red_gate_core`, the packet engine's
+        :attr:`ctlcc.laws.aqm.RedParams.min_queue`): 1 is ns-2's and ns-3's
+        RED (``nQueued > 1``), and the packet engine's default, which stop
+        dropping when at most one packet waits, however high the average.
+        None (default here): Misra, Gong & Towsley's model, which marks at
+        p(avg) whatever the queue.  With a slow average
         (small ``weight``) the two differ once the queue empties: the model
         keeps marking until the average falls below ``min_threshold``.
         [packets]
@@ -360,8 +362,7 @@ class Red:
             check_positive("averaging", _nonempty("averaging", self.averaging))
         check_bool("gentle", self.gentle)
         check_choice("spacing", self.spacing, _aqm.RED_SPACINGS)
-        if self.min_queue is not None:
-            check_nonnegative("min_queue", self.min_queue, scalar=True)
+        _aqm._check_min_queue(self.min_queue)
 
     def probability(self, queue):
         """RED's map p(q) for a queue (or average queue). [1]
@@ -388,8 +389,8 @@ class Red:
                       _link_shaped("min_threshold", self.min_threshold, shape),
                       _link_shaped("max_threshold", self.max_threshold, shape),
                       _link_shaped("max_probability", self.max_probability, shape))
-        if self.min_queue is not None:
-            p = np.where(queue > self.min_queue, p, 0.0)
+        if self.min_queue is not None:   # the packets' rule (ctlcc.laws.aqm.red_gate_core)
+            p = np.where(_aqm.red_gate_core(queue, self.min_queue), p, 0.0)
         return p
 
 

@@ -782,6 +782,7 @@ def _red_job(link, wire_bytes):
       defaults are 0.002, True, True; ctlcc's RedParams defaults gentle
       and wait off, so they are always set explicitly);
     * ``UseEcn = ecn``, ``UseHardDrop = hard_drop``;
+    * ``min_queue`` must be 1: ns-3's ``nQueued > 1`` is not an attribute;
     * ``MaxSize = buffer`` packets (the link's waiting room);
     * ``MeanPktSize`` = the data packet on ns-3's wire (payload + ns-3's
       headers) and ``LinkBandwidth`` = ns-3's link rate, so that the idle
@@ -797,6 +798,11 @@ def _red_job(link, wire_bytes):
         raise ParameterError(
             f"queue of {link.a}->{link.b} must be 'droptail' or a RedParams for ns-3 (ns-3.44 "
             f"has no PI AQM queue disc), got {type(queue).__name__}")
+    if queue.min_queue != 1.0:
+        raise ParameterError(
+            f"queue of {link.a}->{link.b}: RED's min_queue must be 1 for ns-3 (ns-3.44's "
+            f"RedQueueDisc drops only while more than one packet waits), got "
+            f"min_queue={queue.min_queue!r}")
     return {"min_th": queue.min_threshold, "max_th": queue.max_threshold,
             "l_interm": 1.0 / queue.max_probability, "qw": queue.weight,
             "gentle": bool(queue.gentle), "wait": bool(queue.wait), "ecn": bool(queue.ecn),

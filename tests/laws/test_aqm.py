@@ -164,6 +164,67 @@ def test_arrival_rules_of_ns3_red():
     assert aqm.red_arrival_core(*args(2.0, 3, 1, 2.0, 0.0))[3] == 0
 
 
+# The "no drop while at most min_queue packets wait" rule (ns-2/ns-3: min_queue = 1; Floyd
+# & Jacobson's pseudo-code and Misra et al.'s model: none).  Expected verdicts follow from
+# the rule's definition: with the average above max_th, an arrival is a forced drop exactly
+# when the rule lets RED act, i.e. when the waiting queue exceeds min_queue (or always,
+# without the rule).
+_ABOVE_MAX = dict(min_th=5.0, max_th=15.0, max_p=0.1, weight=1e-12, gentle=False, wait=False)
+
+
+def _verdict_above_max(queue, min_queue):
+    # avg 20 >= max_th = 15 stays 20 (weight ~ 0); count 3, old 1; u = 0.99
+    args = (20.0, 3, 1, float(queue), 0.0, 0.99, *_ABOVE_MAX.values())
+    if min_queue == "default":
+        return aqm.red_arrival_core(*args)[0]
+    return aqm.red_arrival_core(*args, min_queue)[0]
+
+
+@pytest.mark.parametrize("queue, min_queue, expected", [
+    (1, 1.0, ACCEPT),                       # ns-3: one packet waiting, no drop at any avg
+    (1, "default", ACCEPT),                 # the default is ns-3's rule
+    (2, 1.0, FORCED),
+    (0, 1.0, ACCEPT),
+    (1, aqm.RED_NO_MIN_QUEUE, FORCED),      # no rule: avg >= max_th drops at queue 1 ...
+    (0, aqm.RED_NO_MIN_QUEUE, FORCED),      # ... and on an empty queue
+    (1, 0.0, FORCED),                       # min_queue 0: only an empty queue is spared
+    (0, 0.0, ACCEPT),
+    (3, 3.0, ACCEPT),
+    (4, 3.0, FORCED),
+])
+def test_min_queue_rule_decides_at_the_boundary(queue, min_queue, expected):
+    assert _verdict_above_max(queue, min_queue) == expected
+
+
+def test_min_queue_rule_in_the_ramp():
+    """avg in (min_th, max_th), old = 1, u = 0: an early drop iff the rule lets RED act."""
+    args = lambda q: (8.0, 1, 1, q, 0.0, 0.0, 5.0, 15.0, 0.1, 1e-12, False, False)  # noqa: E731
+    assert aqm.red_arrival_core(*args(1.0), 1.0)[0] == ACCEPT
+    assert aqm.red_arrival_core(*args(1.0), aqm.RED_NO_MIN_QUEUE)[0] == EARLY
+    # a refusal by the rule is ns-3's "else" branch: old := 0, so the next arrival with
+    # the rule satisfied only re-arms (count := 1) and cannot drop
+    _, avg, count, old = aqm.red_arrival_core(*args(1.0), 1.0)
+    assert old == 0
+    assert aqm.red_arrival_core(avg, count, old, 8.0, 0.0, 0.0, 5.0, 15.0, 0.1, 1e-12, False,
+                                False, 1.0) == (ACCEPT, pytest.approx(8.0), 1, 1)
+
+
+def test_gate_core_reads_the_same_for_numbers_and_arrays():
+    """The fluid model's Red (arrays) and the packet engine (numbers) share red_gate_core."""
+    queue = np.array([0.0, 0.5, 1.0, 1.5, 2.0])
+    assert aqm.red_gate_core(queue, 1.0).tolist() == [False, False, False, True, True]
+    assert aqm.red_gate_core(queue, aqm.RED_NO_MIN_QUEUE).all()
+    assert [aqm.red_gate_core(q, 1.0) for q in queue.tolist()] == [False, False, False, True,
+                                                                     True]
+
+
+def test_red_params_min_queue_default_and_none():
+    assert RedParams(5, 15, 0.1).min_queue == 1.0 == aqm.RED_NS3_MIN_QUEUE
+    assert RedParams(5, 15, 0.1).gate_threshold == 1.0
+    assert RedParams(5, 15, 0.1, min_queue=None).gate_threshold == aqm.RED_NO_MIN_QUEUE < 0
+    assert RedParams(5, 15, 0.1, min_queue=2).min_queue == 2.0
+
+
 def test_arrival_core_compiles_identically():
     fast = numba.njit(aqm.red_arrival_core)
     rng = np.random.default_rng(3)
@@ -287,6 +348,16 @@ BAD_INPUT = [
     (lambda: RedParams(-1, 15, 0.1), ParameterError, r"min_threshold must be"),
     (lambda: RedParams(5, 15, 0.1, weight=0.0), ParameterError, r"weight must be in \(0, 1\]"),
     (lambda: RedParams(5, 15, 0.1, gentle="yes"), ParameterError, r"gentle"),
+    (lambda: RedParams(5, 15, 0.1, min_queue=-1), ParameterError,
+     r"min_queue must be in \[0, inf\) or None \(no such rule\), got -1\.0"),
+    (lambda: RedParams(5, 15, 0.1, min_queue=float("inf")), ParameterError,
+     r"min_queue must be in \[0, inf\) or None \(no such rule\), got inf"),
+    (lambda: RedParams(5, 15, 0.1, min_queue=float("nan")), ParameterError,
+     r"min_queue must be in \[0, inf\) or None \(no such rule\), got nan"),
+    (lambda: RedParams(5, 15, 0.1, min_queue="1"), ParameterError,
+     r"min_queue must be in \[0, inf\) or None \(no such rule\), got '1'"),
+    (lambda: RedParams(5, 15, 0.1, min_queue=True), ParameterError,
+     r"min_queue must be in \[0, inf\) or None \(no such rule\), got a boolean True"),
     (lambda: aqm.red_probability(10.0, 15.0, 5.0, 0.1), ParameterError, r"min_threshold"),
     (lambda: aqm.red_probability(-1.0, 5.0, 15.0, 0.1), ParameterError, r"average"),
     (lambda: aqm.red_count_probability(1.5, 3), ParameterError, r"p_b must be in \[0, 1\]"),

@@ -76,6 +76,14 @@ def test_tcp_ecn_option_is_a_bool():
         TcpOptions(ecn="yes")
 
 
+@pytest.mark.parametrize("value, shown", [(-1, "-1.0"), (float("inf"), "inf"),
+                                           (float("nan"), "nan"), ("one", "'one'")])
+def test_red_min_queue_must_be_a_nonnegative_number_or_none(value, shown):
+    with pytest.raises(ParameterError, match=r"min_queue must be in \[0, inf\) or None "
+                                             r"\(no such rule\), got " + shown):
+        RedParams(5, 15, 0.1, min_queue=value)
+
+
 # --- drop-tail default ---------------------------------------------------------------
 
 def test_droptail_is_the_default_and_explicit_droptail_is_the_same_run():
@@ -102,6 +110,24 @@ def test_red_weight_one_forces_drops_at_max_threshold():
     assert q.drops == q.aqm_drops > 0
     # twice the capacity offered, about half of the arrivals are refused
     assert 0.4 < q.drops / q.arrivals < 0.6
+
+
+@pytest.mark.parametrize("min_queue, most_waiting", [
+    ("default", 2), (1.0, 2), (None, 1), (0.0, 1), (3.0, 4)])
+def test_red_min_queue_bounds_the_waiting_queue(min_queue, most_waiting):
+    """min_th = 0, max_th = 0.5, w_q = 1: avg = the waiting queue on arrival, so every
+    arrival finding q >= 1 waiting is above max_th and forced out - unless the
+    "no drop while at most min_queue wait" rule spares it (ns-3: min_queue = 1).  An
+    arrival is then admitted iff q = 0 or q <= min_queue, and after admission at most
+    (largest admitted q) + 1 wait: 2 with ns-3's rule, 1 without it (or with 0), 4
+    with 3.  A CBR flow at twice the capacity keeps the queue full enough to reach it."""
+    options = {} if min_queue == "default" else dict(min_queue=min_queue)
+    red = RedParams(0.0, 0.5, 1e-9, weight=1.0, **options)
+    s = single_bottleneck(bottleneck_rate=1e6, buffer=100, queue=red,
+                          protocol=Cbr(rate=2 * 1e6 / ((1000 + 54) * 8)))
+    q = run(s, 5.0, seed=0).queues[0]
+    assert q.max == most_waiting
+    assert q.drops == q.aqm_drops > 0     # the buffer of 100 is never reached
 
 
 def test_red_drops_and_counts_are_consistent_with_the_trace():

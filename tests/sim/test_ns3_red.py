@@ -46,6 +46,16 @@ def test_red_job_rejects_pi_and_bad_sample_interval():
         ns3_job(red, 10.0, queue_sample_interval=0.0)
 
 
+@pytest.mark.parametrize("min_queue", [None, 0.0, 2.0])
+def test_red_job_refuses_a_min_queue_ns3_cannot_express(min_queue):
+    """ns-3.44's RedQueueDisc hard-codes nQueued > 1: only min_queue = 1 maps."""
+    s = dumbbell(2, buffer=40, queue=RedParams(5, 15, 0.1, min_queue=min_queue))
+    with pytest.raises(ParameterError, match=r"min_queue must be 1 for ns-3.*got min_queue="):
+        ns3_job(s, 10.0)
+    assert ns3_job(dumbbell(2, buffer=40, queue=RedParams(5, 15, 0.1, min_queue=1)),
+                   10.0)["topology"]["links"][0]["red_ab"]["min_th"] == 5.0
+
+
 def test_droptail_links_have_no_red():
     job = ns3_job(dumbbell(2, buffer=40), 10.0)
     assert all(link["red_ab"] is None for link in job["topology"]["links"])

@@ -12,7 +12,9 @@ drop-tail channel never calls it, so its path costs one comparison.
   does not hold the packet its device is sending), with the idle correction
   ``m = floor(C (now - t0))``, t0 the instant the waiting queue last
   emptied (when the last packet began its transmission), C the link's
-  packet rate at the data size;
+  packet rate at the data size; no drop while at most ``C_RED_MIN_QUEUE``
+  packets wait (:attr:`ctlcc.laws.aqm.RedParams.min_queue`: 1, ns-3's
+  ``nQueued > 1``, or none);
 * PI (``AQM_PI``) updates ``p`` with :func:`ctlcc.laws.aqm.pi_update_core`
   every ``1/f_s`` seconds from the instantaneous waiting queue, and drops
   (or marks) each arrival with probability ``p``.  The updates are made
@@ -42,9 +44,9 @@ from ...laws import aqm as law
 from .layout import (
     AQM_ECN, AQM_GENTLE, AQM_HARD_DROP, AQM_PI, AQM_WAIT, C_PI_A, C_PI_B, C_PI_NEXT, C_PI_P,
     C_PI_PERIOD, C_PI_QPREV, C_PI_REF, C_PKT_RATE, C_RED_AVG, C_RED_MAX, C_RED_MIN,
-    C_RED_PMAX, C_RED_WEIGHT, ECN_CE, ECN_ECT, I_MARKED, K_AQM, K_AQM_DROPS, K_AQM_FLAGS,
-    K_AQM_RNG, K_CAP, K_MARKS, K_RED_COUNT, K_RED_OLD, K_RING_COUNT, K_RING_HEAD, K_RING_OFF,
-    P_ECN, P_FLOW,
+    C_RED_MIN_QUEUE, C_RED_PMAX, C_RED_WEIGHT, ECN_CE, ECN_ECT, I_MARKED, K_AQM, K_AQM_DROPS,
+    K_AQM_FLAGS, K_AQM_RNG, K_CAP, K_MARKS, K_RED_COUNT, K_RED_OLD, K_RING_COUNT, K_RING_HEAD,
+    K_RING_OFF, P_ECN, P_FLOW,
 )
 
 __all__ = []
@@ -131,7 +133,8 @@ def admit(now, p, c, pi, cf, ci, ring_s, ring_e, fi):
         verdict, average, red_count, old = red_arrival(
             cf[c, C_RED_AVG], float(ci[c, K_RED_COUNT]), ci[c, K_RED_OLD], float(queue), idle,
             uniform(c, ci), cf[c, C_RED_MIN], cf[c, C_RED_MAX], cf[c, C_RED_PMAX],
-            cf[c, C_RED_WEIGHT], (flags & AQM_GENTLE) != 0, (flags & AQM_WAIT) != 0)
+            cf[c, C_RED_WEIGHT], (flags & AQM_GENTLE) != 0, (flags & AQM_WAIT) != 0,
+            cf[c, C_RED_MIN_QUEUE])
         cf[c, C_RED_AVG] = average
         ci[c, K_RED_COUNT] = int(red_count)
         ci[c, K_RED_OLD] = old

@@ -73,6 +73,9 @@ C_PKT_RATE = 35
 # AQM: its option bits, RED's count and "old" flag, the state of the channel's own
 # uniform stream (SplitMix64), and its counters (drops it decided, ECN marks)
 K_AQM_FLAGS, K_RED_COUNT, K_RED_OLD, K_AQM_RNG, K_AQM_DROPS, K_MARKS = 36, 37, 38, 39, 40, 41
+# RED's min_queue (RedParams.gate_threshold: no early or forced drop while at most this many
+# packets wait; negative: no such rule)
+C_RED_MIN_QUEUE = 42
 NCW = 48
 NCF = NCI = NCW
 # AQM kinds (K_AQM) and option bits (K_AQM_FLAGS)
