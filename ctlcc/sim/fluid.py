@@ -146,6 +146,10 @@ MAX_STEPS = 10**8
 #: trajectories and the delay line); estimated before allocating, so a run that
 #: would exhaust the machine is refused with the estimate. [bytes]
 MAX_RUN_BYTES = 4 * 2**30
+#: Run the built-in laws and AQMs through the compiled step loop
+#: (:mod:`ctlcc.sim._fluid_jit`, the same doubles as the numpy loop); False forces
+#: the numpy loop (benchmarks/fluid_identity.py compares the two).
+_USE_JIT = True
 
 
 # --------------------------------------------------------------------------- network
@@ -1240,6 +1244,10 @@ class _RateLawState:
 
 
 def _integrate(net, law, aqm, duration, dt, queue, record_every):
+    if _USE_JIT and isinstance(law, (Reno, Stpd, Primo)):
+        run = _integrate_compiled(net, law, aqm, duration, dt, queue, record_every)
+        if run is not None:
+            return run
     if isinstance(law, WindowLaw):
         state = _WindowLawState(law, net, dt)
     elif isinstance(law, RateLaw):
@@ -1344,6 +1352,105 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
         if red_gain is not None:
             average = _aqm.red_average_step_core(average, queue, red_gain, dt)
         queue = np.minimum(np.maximum(raw, 0.0), buffer)
+    time = np.arange(n_records) * record_every * dt
+    return FluidRun(time=time, mean_queue=sum_queue / steps, mean_rate=sum_rate / steps,
+                    mean_reception_rate=sum_reception / steps,
+                    dropped=dropped, dt=dt, network=net, law=law, aqm=aqm, **records)
+
+
+def _integrate_compiled(net, law, aqm, duration, dt, queue, record_every):
+    """:func:`_integrate` through the compiled loop of :mod:`._fluid_jit`; None if it cannot.
+
+    It cannot for a FixedMarking given as a function of time (a Python call
+    per step), for routes with a class on more than two links or a link
+    with more than two classes (the numpy loop's matrix products may add
+    three or more terms in another order), for parameters that do not
+    broadcast (the numpy loop raises the error), and when a value stops
+    being a finite number (the numpy loop's checks name the cause).  Its
+    results are bit for bit the numpy loop's (benchmarks/fluid_identity.py).
+    """
+    routes = net.routes
+    if (isinstance(aqm, FixedMarking) and callable(aqm.probability)) \
+            or routes.sum(axis=0).max() > 2 or routes.sum(axis=1).max() > 2:
+        return None
+    from . import _fluid_jit as jit
+
+    shape_links = queue.shape
+    shape_classes = (net.batch_size, net.n_classes)
+    try:
+        with np.errstate(all="ignore"):
+            state = law._start(net, dt)
+            law_arrays = np.zeros((4,) + shape_classes)
+            if isinstance(law, Reno):
+                kind, start = jit.RENO, state.window
+                law_scalars = np.array([law.min_window, law.max_window], dtype=float)
+            elif isinstance(law, Stpd):
+                kind, start = jit.STPD, state.x
+                law_arrays[0] = state.kp * state.dt / state.slot
+                law_arrays[1] = state.kd
+                law_arrays[2] = state.slot
+                if law.delay is not None:
+                    law.delay / dt  # noqa: B018  (a list fails here as in the numpy loop)
+                    law_arrays[3] = np.broadcast_to(np.asarray(law.delay, dtype=float),
+                                                    shape_classes)
+                law_scalars = np.array([law.reference, 1.0 if law.delay is None else 0.0],
+                                       dtype=float)
+            else:
+                kind, start = jit.PRIMO, state.x
+                if not np.all(state.ftt_ref > 0):
+                    return None
+                law_arrays[0] = state.ftt_ref
+                law_arrays[1] = state.lookup
+                p = law.params
+                law_scalars = np.array([p.W1, p.W2, p.F_str, p.F_mod, p.F_rel, p.TH_str,
+                                        p.TH_mod, p.TH_rel], dtype=float)
+            link_arrays = np.zeros((4,) + shape_links)
+            aqm_scalars = np.zeros(4)
+            if isinstance(aqm, DropTail):
+                aqm_kind = jit.DROPTAIL
+            elif isinstance(aqm, Red):
+                aqm_kind = jit.RED
+                for j, name in enumerate(("min_threshold", "max_threshold", "max_probability")):
+                    link_arrays[j] = _link_shaped(name, getattr(aqm, name), shape_links)
+                if aqm.averaging is not None:
+                    link_arrays[3] = _link_shaped("averaging", aqm.averaging, shape_links)
+                aqm_scalars[:] = (float(aqm.gentle), jit.SPACING[aqm.spacing],
+                                  float(aqm.averaging is not None),
+                                  np.nan if aqm.min_queue is None else aqm.min_queue)
+            elif isinstance(aqm, Pi):
+                aqm_kind = jit.PI
+                pi = aqm.params
+                aqm_scalars[:] = (pi.a, pi.b, pi.reference, pi.period)
+            else:
+                aqm_kind = jit.FIXED
+                link_arrays[0] = _link_shaped("probability", aqm.probability, shape_links)
+    except (ValueError, TypeError, ParameterError):
+        return None
+    steps = int(np.ceil(duration / dt - 1e-9))
+    length = int(np.ceil(state.span / dt)) + 3
+    n_records = steps // record_every + 1
+    _check_memory(n_records, length, queue.size, start.size, len(state.signals),
+                  duration, dt, record_every, state.span)
+    records = {name: np.empty((n_records,) + shape) for name, shape in (
+        ("queue", shape_links), ("rate", shape_classes), ("window", shape_classes),
+        ("round_trip", shape_classes), ("probability", shape_classes),
+        ("reception_rate", shape_classes))}
+    sums = [np.zeros(shape_links), np.zeros(shape_classes), np.zeros(shape_classes),
+            np.zeros(shape_links)]
+    jit.ensure_fresh()
+    def own(arr):  # a writable C-ordered copy: one compiled signature for every call
+        return np.array(arr, dtype=float, order="C")
+
+    status = jit.integrate(
+        kind, aqm_kind, int(steps), int(record_every), float(dt), int(length),
+        bool(net.n_links == 1 and net.n_classes == 1), own(routes), own(net.capacity),
+        own(net.buffer), 1.0 / net.capacity, own(net.propagation_delay), own(net.n_flows),
+        own(queue), own(start), law_arrays, law_scalars, link_arrays,
+        aqm_scalars, records["queue"], records["rate"], records["window"],
+        records["round_trip"], records["probability"], records["reception_rate"], *sums)
+    if status != 0:
+        return None
+    sum_queue, sum_rate, sum_reception, dropped = sums
     time = np.arange(n_records) * record_every * dt
     return FluidRun(time=time, mean_queue=sum_queue / steps, mean_rate=sum_rate / steps,
                     mean_reception_rate=sum_reception / steps,
