@@ -123,14 +123,30 @@ def cases():
                record_every=3))
 
 
+COMPILED = []  # names of the cases the compiled loop ran (fluid._integrate_compiled)
+
+
 def run_all(only=None):
     out = {}
+    original = getattr(fluid, "_integrate_compiled", None)
+    name = None
+
+    def counted(*args):
+        run = original(*args)
+        if run is not None:
+            COMPILED.append(name)
+        return run
+
+    if original is not None:
+        fluid._integrate_compiled = counted
     for name, thunk in cases():
         if only and only not in name:
             continue
         run = thunk()
         for field in FIELDS:
             out[f"{name}:{field}"] = np.asarray(getattr(run, field))
+    if original is not None:
+        fluid._integrate_compiled = original
     return out
 
 
@@ -154,6 +170,8 @@ def main(argv=None):
     parser.add_argument("--python", action="store_true",
                         help="force the plain-Python integrator")
     parser.add_argument("--only", help="run only the cases whose name contains this")
+    parser.add_argument("--verbose", action="store_true",
+                        help="list the cases the compiled loop did not run")
     args = parser.parse_args(argv)
     if args.python:
         fluid._USE_JIT = False
@@ -174,8 +192,12 @@ def main(argv=None):
             reference = {k: v for k, v in reference.items() if args.only in k}
     bad = compare(reference, current)
     n_cases = len({k.split(":")[0] for k in current})
-    print(f"{n_cases} cases, {len(current)} arrays compared with np.array_equal: "
-          f"{len(bad)} differ")
+    compiled = sorted(set(COMPILED))
+    print(f"{n_cases} cases ({len(compiled)} through the compiled loop), {len(current)} "
+          f"arrays compared with np.array_equal: {len(bad)} differ")
+    if args.verbose:
+        print("numpy loop only: " + ", ".join(
+            sorted({k.split(":")[0] for k in current} - set(compiled))))
     for line in bad:
         print("  " + line)
     return 1 if bad else 0

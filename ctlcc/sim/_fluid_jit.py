@@ -40,7 +40,7 @@ from ..laws import tcp as _tcp
 __all__ = []
 
 RENO, STPD, PRIMO = 0, 1, 2
-DROPTAIL, RED, PI, FIXED = 0, 1, 2, 3
+DROPTAIL, RED, PI, FIXED, FIXED_SERIES = 0, 1, 2, 3, 4
 SPACING = {"none": 0, "count": 1, "wait": 2}
 
 
@@ -108,7 +108,7 @@ def _red_map(a, low, high, pmax, gentle, spacing):
 @numba.njit(cache=True)
 def integrate(law, aqm, steps, record_every, dt, length, single, routes,
               capacity, buffer, inv_capacity, tp, weights, queue,
-              state, law_arrays, law_scalars, link_arrays, aqm_scalars,
+              state, law_arrays, law_scalars, link_arrays, aqm_scalars, marking_series,
               rec_queue, rec_rate, rec_window, rec_round_trip, rec_probability,
               rec_reception, sum_queue, sum_rate, sum_reception, dropped):
     """Run the step loop; fill the records, sums and drops; 0 on success, 1 on a non-finite value.
@@ -119,7 +119,8 @@ def integrate(law, aqm, steps, record_every, dt, length, single, routes,
     F_str, F_mod, F_rel, TH_str, TH_mod, TH_rel.  link_arrays (B, L): RED
     min, max threshold, max p, averaging pole; FixedMarking p.  aqm_scalars:
     RED gentle, spacing, averaging (1/0), min_queue (NaN: none); PI a, b,
-    q_ref, period.  ``state`` (B, N) is Reno's window or the rate, updated.
+    q_ref, period.  marking_series (steps + 1, B, L): a FixedMarking
+    function of time, evaluated at every step.  ``state`` (B, N) is Reno's window or the rate, updated.
     """
     n_batch, n_links = queue.shape
     n_classes = tp.shape[1]
@@ -163,6 +164,8 @@ def integrate(law, aqm, steps, record_every, dt, length, single, routes,
                         m = pi_p[b, l]
                     elif aqm == FIXED:
                         m = link_arrays[0, b, l]
+                    elif aqm == FIXED_SERIES:
+                        m = marking_series[k, b, l]
                     else:
                         m = _red_map(average[b, l] if aqm_scalars[2] != 0.0 else q,
                                      link_arrays[0, b, l], link_arrays[1, b, l],

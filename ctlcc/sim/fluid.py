@@ -150,6 +150,9 @@ MAX_RUN_BYTES = 4 * 2**30
 #: (:mod:`ctlcc.sim._fluid_jit`, the same doubles as the numpy loop); False forces
 #: the numpy loop (benchmarks/fluid_identity.py compares the two).
 _USE_JIT = True
+#: Largest table of a FixedMarking function's values (every step, every link) the
+#: compiled loop takes; a longer run calls the function from the numpy loop. [bytes]
+_MARKING_SERIES_BYTES = 2**27
 
 
 # --------------------------------------------------------------------------- network
@@ -1361,8 +1364,10 @@ def _integrate(net, law, aqm, duration, dt, queue, record_every):
 def _integrate_compiled(net, law, aqm, duration, dt, queue, record_every):
     """:func:`_integrate` through the compiled loop of :mod:`._fluid_jit`; None if it cannot.
 
-    It cannot for a FixedMarking given as a function of time (a Python call
-    per step), for routes with a class on more than two links or a link
+    A FixedMarking given as a function of time is called at every step before
+    the loop, as the numpy loop calls it (times k dt, k = 0 .. steps, in
+    order); it cannot when those values would take more than
+    _MARKING_SERIES_BYTES.  It cannot for routes with a class on more than two links or a link
     with more than two classes (the numpy loop's matrix products may add
     three or more terms in another order), for parameters that do not
     broadcast (the numpy loop raises the error), and when a value stops
@@ -1370,8 +1375,11 @@ def _integrate_compiled(net, law, aqm, duration, dt, queue, record_every):
     results are bit for bit the numpy loop's (benchmarks/fluid_identity.py).
     """
     routes = net.routes
-    if (isinstance(aqm, FixedMarking) and callable(aqm.probability)) \
-            or routes.sum(axis=0).max() > 2 or routes.sum(axis=1).max() > 2:
+    if routes.sum(axis=0).max() > 2 or routes.sum(axis=1).max() > 2:
+        return None
+    steps = int(np.ceil(duration / dt - 1e-9))
+    series = isinstance(aqm, FixedMarking) and callable(aqm.probability)
+    if series and 8.0 * (steps + 1) * queue.size > _MARKING_SERIES_BYTES:
         return None
     from . import _fluid_jit as jit
 
@@ -1421,12 +1429,11 @@ def _integrate_compiled(net, law, aqm, duration, dt, queue, record_every):
                 aqm_kind = jit.PI
                 pi = aqm.params
                 aqm_scalars[:] = (pi.a, pi.b, pi.reference, pi.period)
-            else:
+            elif not series:
                 aqm_kind = jit.FIXED
                 link_arrays[0] = _link_shaped("probability", aqm.probability, shape_links)
     except (ValueError, TypeError, ParameterError):
         return None
-    steps = int(np.ceil(duration / dt - 1e-9))
     length = int(np.ceil(state.span / dt)) + 3
     n_records = steps // record_every + 1
     _check_memory(n_records, length, queue.size, start.size, len(state.signals),
@@ -1437,6 +1444,12 @@ def _integrate_compiled(net, law, aqm, duration, dt, queue, record_every):
         ("reception_rate", shape_classes))}
     sums = [np.zeros(shape_links), np.zeros(shape_classes), np.zeros(shape_classes),
             np.zeros(shape_links)]
+    marking_series = np.zeros((0, 1, 1))
+    if series:  # the numpy loop's call at every step (its checks raise here)
+        aqm_kind = jit.FIXED_SERIES
+        marking_series = np.empty((steps + 1,) + shape_links)
+        for k in range(steps + 1):
+            marking_series[k] = aqm._marking(queue, None, k * dt)
     jit.ensure_fresh()
     def own(arr):  # a writable C-ordered copy: one compiled signature for every call
         return np.array(arr, dtype=float, order="C")
@@ -1446,7 +1459,7 @@ def _integrate_compiled(net, law, aqm, duration, dt, queue, record_every):
         bool(net.n_links == 1 and net.n_classes == 1), own(routes), own(net.capacity),
         own(net.buffer), 1.0 / net.capacity, own(net.propagation_delay), own(net.n_flows),
         own(queue), own(start), law_arrays, law_scalars, link_arrays,
-        aqm_scalars, records["queue"], records["rate"], records["window"],
+        aqm_scalars, marking_series, records["queue"], records["rate"], records["window"],
         records["round_trip"], records["probability"], records["reception_rate"], *sums)
     if status != 0:
         return None
