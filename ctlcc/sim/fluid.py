@@ -60,6 +60,15 @@ must be finite.  The ring is shared by the batch, so its length is that of
 the batch member with the longest delay; memory is ``O(history * B * N)``
 plus the recorded samples (``record_every``).
 
+The built-in laws and AQMs run this loop compiled with numba
+(:mod:`ctlcc.sim._fluid_jit`, compiled once and cached on disk): the same
+operations on the same doubles in the same order, so the trajectories are
+bit for bit those of the numpy loop, which still runs a researcher's
+:class:`~ctlcc.WindowLaw` / :class:`~ctlcc.RateLaw`, routes where a class
+crosses more than two links or a link carries more than two classes, and
+any run in which a value stops being a finite number (its checks name the
+cause).
+
 Reno follows Hollot, Misra, Towsley and Gong's form of the MGT model::
 
     dW_i/dt = 1 / R_i(t) - W_i(t) x_i(t - R_i) p_i(t - R_i) / 2,
@@ -1009,6 +1018,7 @@ class _History:
         self.ring[:] = stacked[:, None, :]
         self.flat = self.ring.reshape(-1)
         self.row_offsets = np.arange(self.width) * (length + 1)
+        self.columns = np.arange(len(self.names))
 
     def write(self, index, signals):
         slot = index % self.length
@@ -1020,17 +1030,19 @@ class _History:
 
     def read(self, position):
         """Every signal at fractional step *position*, a dict of (B, N) arrays."""
-        position = np.broadcast_to(position, self.shape).reshape(-1)
+        if np.shape(position) != self.shape:
+            position = np.broadcast_to(position, self.shape)
+        position = np.reshape(position, (-1, 1))
         base = np.floor(position)
         frac = position - base
         n = len(self.names)
-        low_index = (self.row_offsets + base.astype(np.int64) % self.length) * n
-        out = {}
-        for j, name in enumerate(self.names):
-            low = self.flat.take(low_index + j)
-            high = self.flat.take(low_index + (n + j))
-            out[name] = (low + frac * (high - low)).reshape(self.shape)
-        return out
+        # (flow, signal) indices of the lower neighbours, then the upper ones
+        low_index = (self.row_offsets[:, None] + base.astype(np.int64) % self.length) * n \
+            + self.columns
+        low = self.flat.take(low_index)
+        high = self.flat.take(low_index + n)
+        values = low + frac * (high - low)
+        return {name: values[:, j].reshape(self.shape) for j, name in enumerate(self.names)}
 
 
 class _RenoState:
