@@ -159,6 +159,11 @@ MAX_RUN_BYTES = 4 * 2**30
 #: (:mod:`ctlcc.sim._fluid_jit`, the same doubles as the numpy loop); False forces
 #: the numpy loop (benchmarks/fluid_identity.py compares the two).
 _USE_JIT = True
+#: Widest batch (batch size x the larger of links and classes) the compiled loop
+#: runs; wider batches run the numpy loop, which is then as fast or faster (CPU of
+#: the compiled loop over the numpy loop's, Reno on one link: 0.09 at 100 members,
+#: 0.5 at 1000, 0.9 at 3000, 1.4-1.8 at 10 000).
+_JIT_MAX_WIDTH = 2048
 #: Largest table of a FixedMarking function's values (every step, every link) the
 #: compiled loop takes; a longer run calls the function from the numpy loop. [bytes]
 _MARKING_SERIES_BYTES = 2**27
@@ -1379,15 +1384,19 @@ def _integrate_compiled(net, law, aqm, duration, dt, queue, record_every):
     A FixedMarking given as a function of time is called at every step before
     the loop, as the numpy loop calls it (times k dt, k = 0 .. steps, in
     order); it cannot when those values would take more than
-    _MARKING_SERIES_BYTES.  It cannot for routes with a class on more than two links or a link
-    with more than two classes (the numpy loop's matrix products may add
+    _MARKING_SERIES_BYTES.  It is not used for more than _JIT_MAX_WIDTH flow
+    classes or links over the batch (there the numpy loop is as fast or
+    faster: the compiled loop waits on one history read per flow at a
+    time).  It cannot for routes with a class on more than two links or a
+    link with more than two classes (the numpy loop's matrix products may add
     three or more terms in another order), for parameters that do not
     broadcast (the numpy loop raises the error), and when a value stops
     being a finite number (the numpy loop's checks name the cause).  Its
     results are bit for bit the numpy loop's (benchmarks/fluid_identity.py).
     """
     routes = net.routes
-    if routes.sum(axis=0).max() > 2 or routes.sum(axis=1).max() > 2:
+    if routes.sum(axis=0).max() > 2 or routes.sum(axis=1).max() > 2 \
+            or net.batch_size * max(net.n_links, net.n_classes) > _JIT_MAX_WIDTH:
         return None
     steps = int(np.ceil(duration / dt - 1e-9))
     series = isinstance(aqm, FixedMarking) and callable(aqm.probability)
