@@ -88,7 +88,7 @@ def main():
     next(iter(jobs.values()))()
     print(f"first compiled call (compiles or loads the loop): "
           f"{time.process_time() - start:.2f} s CPU")
-    print(f"{"workload":58s} {'numpy [s]':>10s} {'compiled [s]':>12s} {'new/old':>8s}")
+    print(f"{'workload':58s} {'numpy [s]':>10s} {'compiled [s]':>12s} {'new/old':>8s}")
     total_old = total_new = 0.0
     for name, thunk in jobs.items():
         fluid._USE_JIT = False
@@ -100,7 +100,7 @@ def main():
         total_old, total_new = total_old + old, total_new + new
         print(f"{name:58s} {old:10.3f} {new:12.4f} {new / old:8.4f}"
               + ("" if same else "  RESULTS DIFFER"))
-    print(f"{"all":58s} {total_old:10.3f} {total_new:12.4f} {total_new / total_old:8.4f}")
+    print(f"{'all':58s} {total_old:10.3f} {total_new:12.4f} {total_new / total_old:8.4f}")
 
 
 if __name__ == "__main__":
