@@ -1172,8 +1172,16 @@ class _WindowLawState:
         return self.window
 
     def extra_signals(self, round_trip, reception_rate):
-        estimate = _stpd.buffer_estimate(round_trip, self.tp, reception_rate)
-        return {"error": _stpd.control_error(self.reference, estimate)}
+        # the cores' values; the checked functions (the same values, or their
+        # error) only where a check could fail: R not finite, r < 0 or NaN, an
+        # error that is not a finite number
+        error = _stpd.control_error_core(
+            self.reference, _stpd.buffer_estimate_core(round_trip, self.tp, reception_rate))
+        if not (np.isfinite(round_trip).all() and (reception_rate >= 0).all()
+                and np.isfinite(error).all()):
+            estimate = _stpd.buffer_estimate(round_trip, self.tp, reception_rate)
+            error = _stpd.control_error(self.reference, estimate)
+        return {"error": error}
 
     def advance(self, k, round_trip, history, signals):
         error = history.read((k + 1) - round_trip / self.dt)["error"]
