@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from ctlcc.errors import ParameterError
+from ctlcc.laws.aqm import PiParams
 from ctlcc.laws.primo import PrimoParams
 from ctlcc.sim import fluid
 
@@ -219,9 +220,11 @@ def test_aqm_parameter_of_the_wrong_shape_is_refused():
 )
 def test_fluid_laws_call_ctlcc_laws(monkeypatch, law, module, names):
     # One law, two uses (see ctlcc.laws): the fluid senders must go through
-    # the functions of ctlcc.laws, once per step each.
+    # the functions of ctlcc.laws, once per step each.  This is the numpy loop;
+    # the compiled loop compiles in their cores (test_compiled_loop_uses_the_law_cores).
     import importlib
 
+    monkeypatch.setattr(fluid, "_USE_JIT", False)
     target = importlib.import_module(module)
     calls = dict.fromkeys(names, 0)
     for name in names:
@@ -235,6 +238,52 @@ def test_fluid_laws_call_ctlcc_laws(monkeypatch, law, module, names):
     steps = 50
     fluid.simulate(fluid.network(1000.0, 100.0, 0.02), law, steps * 1e-3, 1e-3)
     assert all(count >= steps for count in calls.values()), calls
+
+
+def test_compiled_loop_uses_the_law_cores():
+    # The compiled step loop calls the arithmetic cores of ctlcc.laws (the
+    # functions the checked entry points of test_fluid_laws_call_ctlcc_laws
+    # wrap), not copies of them.
+    from ctlcc.laws import aqm, primo, stpd, tcp
+    from ctlcc.sim import _fluid_jit as jit
+
+    for compiled, core in ((jit._reno_slope, tcp.fluid_window_derivative_core),
+                           (jit._buffer_estimate, stpd.buffer_estimate_core),
+                           (jit._control_error, stpd.control_error_core),
+                           (jit._pd_update, stpd.pd_update_core),
+                           (jit._regime_update, primo.regime_update),
+                           (jit._red_average_step, aqm.red_average_step_core),
+                           (jit._red_gentle_ramp, aqm.red_gentle_ramp_core),
+                           (jit._pi_increment, aqm.pi_increment_core)):
+        assert compiled.py_func is core
+
+
+_PARKING_LOT = fluid.network([1000.0, 600.0], [120.0, 90.0], [0.1, 0.05, 0.07],
+                             n_flows=[4, 2, 3], routes=[[1, 1, 0], [1, 0, 1]])
+
+
+@pytest.mark.parametrize("law", [fluid.Reno(), fluid.Stpd(0.05, 0.2),
+                                 fluid.Stpd(0.1, 0.3, delay=0.03, slot=1e-3), fluid.Primo()],
+                         ids=["reno", "stpd", "stpd-fixed-delay", "primo"])
+@pytest.mark.parametrize("aqm", [
+    fluid.DropTail(), fluid.Red(10.0, 60.0, 0.1, averaging=50.0, gentle=True),
+    fluid.Red(10.0, 60.0, 0.1, spacing="wait", min_queue=1.0),
+    fluid.Pi(PiParams(1e-4, 0.9e-4, 20.0, 160.0)),
+    fluid.FixedMarking(0.004)], ids=["droptail", "red-gentle", "red-wait", "pi", "fixed"])
+@pytest.mark.parametrize("net", [fluid.network([500.0, 1000.0], [80.0, 150.0], [0.05, 0.1],
+                                               n_flows=[3, 5]), _PARKING_LOT],
+                         ids=["batch", "parking-lot"])
+def test_compiled_loop_equals_the_numpy_loop_bit_for_bit(monkeypatch, law, aqm, net):
+    # The compiled loop (ctlcc.sim._fluid_jit) performs the numpy loop's
+    # operations in the same order: every output equal, not close.
+    monkeypatch.setattr(fluid, "_USE_JIT", False)
+    runs = [fluid.simulate(net, law, 0.4, 1e-3, aqm=aqm, initial_queue=20.0, record_every=3),
+            fluid._integrate_compiled(net, law, aqm, 0.4, 1e-3,
+                                      np.full((net.batch_size, net.n_links), 20.0), 3)]
+    assert runs[1] is not None, "the compiled loop declined the run"
+    for name in ("queue", "rate", "window", "round_trip", "probability", "reception_rate",
+                 "mean_queue", "mean_rate", "mean_reception_rate", "dropped"):
+        assert np.array_equal(getattr(runs[0], name), getattr(runs[1], name)), name
 
 
 def test_red_min_queue_stops_marking_on_an_empty_queue():
