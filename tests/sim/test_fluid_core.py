@@ -258,6 +258,19 @@ def test_compiled_loop_uses_the_law_cores():
         assert compiled.py_func is core
 
 
+def _numpy_power_is_libm(base):
+    """numpy's power of an array equals the C library's pow here (numba calls the latter).
+
+    On a CPU with AVX-512 numpy may take SVML's vectorised pow, which can differ in
+    the last bit; Primo's W2 ** (x dt) is the one power of the loops.
+    """
+    import math
+
+    exponents = np.linspace(-3.0, 3.0, 4001)
+    return all(float(v) == math.pow(base, e)
+               for v, e in zip(np.power(base, exponents), exponents))
+
+
 _PARKING_LOT = fluid.network([1000.0, 600.0], [120.0, 90.0], [0.1, 0.05, 0.07],
                              n_flows=[4, 2, 3], routes=[[1, 1, 0], [1, 0, 1]])
 
@@ -276,6 +289,9 @@ _PARKING_LOT = fluid.network([1000.0, 600.0], [120.0, 90.0], [0.1, 0.05, 0.07],
 def test_compiled_loop_equals_the_numpy_loop_bit_for_bit(monkeypatch, law, aqm, net):
     # The compiled loop (ctlcc.sim._fluid_jit) performs the numpy loop's
     # operations in the same order: every output equal, not close.
+    if isinstance(law, fluid.Primo) and not _numpy_power_is_libm(law.params.W2):
+        pytest.skip("numpy's vectorised power differs from the C library's pow on this CPU "
+                    "(AVX-512 SVML); the compiled loop uses the C library's")
     monkeypatch.setattr(fluid, "_USE_JIT", False)
     runs = [fluid.simulate(net, law, 0.4, 1e-3, aqm=aqm, initial_queue=20.0, record_every=3),
             fluid._integrate_compiled(net, law, aqm, 0.4, 1e-3,
