@@ -56,6 +56,7 @@ _regime_update = _inline(_primo.regime_update)
 _red_average_step = _inline(_aqm.red_average_step_core)
 _red_gentle_ramp = _inline(_aqm.red_gentle_ramp_core)
 _pi_increment = _inline(_aqm.pi_increment_core)
+_red_gate = _inline(_aqm.red_gate_core)
 
 
 @_inline
@@ -118,7 +119,7 @@ def integrate(law, aqm, steps, record_every, dt, length, single, routes,
     reference, use the round trip (1) or the fixed delay (0); Primo W1, W2,
     F_str, F_mod, F_rel, TH_str, TH_mod, TH_rel.  link_arrays (B, L): RED
     min, max threshold, max p, averaging pole; FixedMarking p.  aqm_scalars:
-    RED gentle, spacing, averaging (1/0), min_queue (NaN: none); PI a, b,
+    RED gentle, spacing, averaging (1/0), min_queue (RED_NO_MIN_QUEUE: none); PI a, b,
     q_ref, period.  marking_series (steps + 1, B, L): a FixedMarking
     function of time, evaluated at every step.  ``state`` (B, N) is Reno's window or the rate, updated.
     """
@@ -171,7 +172,7 @@ def integrate(law, aqm, steps, record_every, dt, length, single, routes,
                                      link_arrays[0, b, l], link_arrays[1, b, l],
                                      link_arrays[2, b, l], aqm_scalars[0] != 0.0,
                                      int(aqm_scalars[1]))
-                        if aqm_scalars[3] == aqm_scalars[3] and not q > aqm_scalars[3]:
+                        if not _red_gate(q, aqm_scalars[3]):
                             m = 0.0
                     p_link[b, l] = 1 - (1 - m) * (1 - overflow_p[b, l])
                 arrivals = _arrivals(rate, weights, routes, single, b, l)

@@ -1454,7 +1454,8 @@ def _integrate_compiled(net, law, aqm, duration, dt, queue, record_every):
                     link_arrays[3] = _link_shaped("averaging", aqm.averaging, shape_links)
                 aqm_scalars[:] = (float(aqm.gentle), jit.SPACING[aqm.spacing],
                                   float(aqm.averaging is not None),
-                                  np.nan if aqm.min_queue is None else aqm.min_queue)
+                                  _aqm.RED_NO_MIN_QUEUE if aqm.min_queue is None
+                                  else aqm.min_queue)
             elif isinstance(aqm, Pi):
                 aqm_kind = jit.PI
                 pi = aqm.params
