@@ -523,6 +523,7 @@ class _Simulation:
         pool = 4 * (tcp.max_window + 16) + 1024
         self._alloc_pool(pool)
         self._alloc_heap(pool + 64 * n + 256)
+        self._alloc_timers(2 * n + self.meta[K.M_MARGIN] + 256)
         # samples
         ns = int(duration / sample_interval) + 2
         nb = len(sc.bottlenecks)
@@ -580,9 +581,23 @@ class _Simulation:
                                                      self.ha[:m], self.hb[:m])
         self.ht, self.hs, self.hk, self.ha, self.hb = ht, hs, hk, ha, hb
 
+    def _alloc_timers(self, size):
+        """The timer heap (net.schedule), *size* entries, keeping those pending."""
+        old = getattr(self, "tt", None)
+        arrays = [np.zeros(size)] + [np.zeros(size, dtype=np.int64) for _ in range(4)]
+        if old is not None:
+            m = self.meta[K.M_TIMERS]
+            for new, cur in zip(arrays, (self.tt, self.ts, self.tk, self.ta, self.tb)):
+                new[:m] = cur[:m]
+        self.tt, self.ts, self.tk, self.ta, self.tb = arrays
+
     def _push(self, t, kind, a, b=0):
-        net.heap_push(self.ht, self.hs, self.hk, self.ha, self.hb, self.meta, float(t), kind,
-                      a, b)
+        if kind == K.EV_RTO:
+            net.heap_push_in(self.tt, self.ts, self.tk, self.ta, self.tb, self.meta,
+                             K.M_TIMERS, float(t), kind, a, b)
+        else:
+            net.heap_push(self.ht, self.hs, self.hk, self.ha, self.hb, self.meta, float(t),
+                          kind, a, b)
 
     # --- the loop -----------------------------------------------------------------
     def drive(self, rng, progress):
@@ -621,9 +636,14 @@ class _Simulation:
                 if code == K.DONE:
                     break
                 if code == K.NEED_POOL:
-                    size = 2 * self.pi.shape[0]
-                    self._alloc_pool(size, (self.pi, self.pf, self.free))
-                    self._alloc_heap(size + 64 * len(self.scenario.flows) + 256)
+                    margin = int(self.meta[K.M_MARGIN])
+                    if self.meta[K.M_TIMERS] + margin >= self.tt.shape[0]:
+                        self._alloc_timers(2 * self.tt.shape[0])
+                    if self.meta[K.M_NFREE] < margin or self.meta[K.M_HEAP] + margin \
+                            + 64 * len(self.scenario.flows) >= self.ht.shape[0]:
+                        size = 2 * self.pi.shape[0]
+                        self._alloc_pool(size, (self.pi, self.pf, self.free))
+                        self._alloc_heap(size + 64 * len(self.scenario.flows) + 256)
                     ctx = self.ctx()
                 elif code == K.NEED_TRACE:
                     self.rtt_buf = _grow(self.rtt_buf, int(self.meta[K.M_NRTT]))
@@ -652,8 +672,8 @@ class _Simulation:
 
     def ctx(self):
         """The run's arrays as the kernel's namedtuple."""
-        ctx = net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.pi,
-                      self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
+        ctx = net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.tt,
+                      self.ts, self.tk, self.ta, self.tb, self.pi, self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
                       self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
                       self.tab, self.hooks, self.bott, self.samp_t, self.samp_w, self.samp_r,
                       self.samp_sent, self.samp_dlv, self.samp_rcv, self.samp_q, self.rtt_buf,
