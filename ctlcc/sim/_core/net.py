@@ -9,8 +9,10 @@ and reaches the far node ``size/rate + delay`` later.  The ring of
 at any instant, so one event per packet per hop suffices; and since the
 packets leave a channel in the order they entered it, the heap holds only
 the arrival of each channel's oldest packet, the others wait in the
-channel's list (:func:`offer`, :func:`next_arrival`): the heap's size is
-the number of busy channels plus the timers, not the packets in flight.
+channel's list (:func:`offer`, :func:`next_arrival`): the event heap's
+size is the number of busy channels plus the pacing and sampling events,
+not the packets in flight.  The retransmission timers, one per flow, wait
+in a heap of their own (:func:`schedule`).
 
 Every function takes the run's arrays grouped in one namedtuple ``ctx``
 (:data:`Ctx`).  The event loop and each sender hook work on a *borrowed*
