@@ -123,9 +123,13 @@ def _print(label, n, p, first):
     if first:
         f = first[0]
         print(f"{'':<10}{'x first':>6}{'':>16}  "
-              + "".join(f"{w[k] / max(f['whole'][k], 1e-9):>9.2f}" for k in EVENTS) + "  |"
-              + "".join(f"{m[k] / max(f['marginal'][k], 1e-9):>9.2f}" for k in EVENTS),
-              flush=True)
+              + "".join(_ratio(w[k], f["whole"][k]) for k in EVENTS) + "  |"
+              + "".join(_ratio(m[k], f["marginal"][k]) for k in EVENTS), flush=True)
+
+
+def _ratio(x, first):
+    """x / first, or '-' where the first point counted (almost) none."""
+    return f"{x / first:>9.2f}" if first >= 0.5 else f"{'-':>9}"
 
 
 def main(argv=None):

@@ -675,7 +675,8 @@ class _Simulation:
     def ctx(self):
         """The run's arrays as the kernel's namedtuple."""
         ctx = net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.tt,
-                      self.ts, self.tk, self.ta, self.tb, self.pi, self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
+                      self.ts, self.tk, self.ta, self.tb, self.pi, self.pf, self.free, self.cf,
+                      self.ci, self.ring_s, self.ring_e,
                       self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
                       self.tab, self.hooks, self.bott, self.samp_t, self.samp_w, self.samp_r,
                       self.samp_sent, self.samp_dlv, self.samp_rcv, self.samp_q, self.rtt_buf,

@@ -33,7 +33,8 @@ __all__ = []
 #: the addresses of each flow's compiled hooks (:mod:`.hooks`).
 Ctx = namedtuple("Ctx", [
     "g", "meta", "ht", "hs", "hk", "ha", "hb", "tt", "ts", "tk", "ta", "tb", "pi", "pf", "free",
-    "cf", "ci", "ring_s", "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "tab", "hooks", "bott",
+    "cf", "ci", "ring_s", "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "tab",
+    "hooks", "bott",
     "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_rcv", "samp_q", "rtt_buf",
     "drop_buf"])
 
