@@ -523,17 +523,20 @@ class _Simulation:
         pool = 4 * (tcp.max_window + 16) + 1024
         self._alloc_pool(pool)
         self._alloc_heap(pool + 64 * n + 256)
+        self._alloc_timers(2 * n + self.meta[K.M_MARGIN] + 256)
         # samples
         ns = int(duration / sample_interval) + 2
         nb = len(sc.bottlenecks)
         self.bott = np.array([index[b] for b in sc.bottlenecks] or [0], dtype=np.int64)[:nb] \
             if nb else np.zeros(0, dtype=np.int64)
-        self.samp_t = np.zeros(ns)
-        self.samp_w = np.zeros((ns, n))
-        self.samp_r = np.zeros((ns, n))
-        self.samp_sent = np.zeros((ns, n), dtype=np.int64)
-        self.samp_dlv = np.zeros((ns, n), dtype=np.int64)
-        self.samp_rcv = np.zeros((ns, n), dtype=np.int64)
+        # every sample writes its whole row of these (dispatch, EV_SAMPLE) and only the rows
+        # written are read (result): no zeroing (5 x 2,000 x 8 bytes per flow)
+        self.samp_t = np.empty(ns)
+        self.samp_w = np.empty((ns, n))
+        self.samp_r = np.empty((ns, n))
+        self.samp_sent = np.empty((ns, n), dtype=np.int64)
+        self.samp_dlv = np.empty((ns, n), dtype=np.int64)
+        self.samp_rcv = np.empty((ns, n), dtype=np.int64)
         # queue_by_flow: nb * flows more columns after the totals (_core.occupancy)
         self.queue_by_flow = queue_by_flow
         self.samp_q = np.zeros((ns, nb * (1 + n) if queue_by_flow and nb else nb))
@@ -580,9 +583,23 @@ class _Simulation:
                                                      self.ha[:m], self.hb[:m])
         self.ht, self.hs, self.hk, self.ha, self.hb = ht, hs, hk, ha, hb
 
+    def _alloc_timers(self, size):
+        """The timer heap (net.schedule), *size* entries, keeping those pending."""
+        old = getattr(self, "tt", None)
+        arrays = [np.zeros(size)] + [np.zeros(size, dtype=np.int64) for _ in range(4)]
+        if old is not None:
+            m = self.meta[K.M_TIMERS]
+            for new, cur in zip(arrays, (self.tt, self.ts, self.tk, self.ta, self.tb)):
+                new[:m] = cur[:m]
+        self.tt, self.ts, self.tk, self.ta, self.tb = arrays
+
     def _push(self, t, kind, a, b=0):
-        net.heap_push(self.ht, self.hs, self.hk, self.ha, self.hb, self.meta, float(t), kind,
-                      a, b)
+        if kind == K.EV_RTO:
+            net.heap_push_in(self.tt, self.ts, self.tk, self.ta, self.tb, self.meta,
+                             K.M_TIMERS, float(t), kind, a, b)
+        else:
+            net.heap_push(self.ht, self.hs, self.hk, self.ha, self.hb, self.meta, float(t),
+                          kind, a, b)
 
     # --- the loop -----------------------------------------------------------------
     def drive(self, rng, progress):
@@ -621,9 +638,14 @@ class _Simulation:
                 if code == K.DONE:
                     break
                 if code == K.NEED_POOL:
-                    size = 2 * self.pi.shape[0]
-                    self._alloc_pool(size, (self.pi, self.pf, self.free))
-                    self._alloc_heap(size + 64 * len(self.scenario.flows) + 256)
+                    margin = int(self.meta[K.M_MARGIN])
+                    if self.meta[K.M_TIMERS] + margin >= self.tt.shape[0]:
+                        self._alloc_timers(2 * self.tt.shape[0])
+                    if self.meta[K.M_NFREE] < margin or self.meta[K.M_HEAP] + margin \
+                            + 64 * len(self.scenario.flows) >= self.ht.shape[0]:
+                        size = 2 * self.pi.shape[0]
+                        self._alloc_pool(size, (self.pi, self.pf, self.free))
+                        self._alloc_heap(size + 64 * len(self.scenario.flows) + 256)
                     ctx = self.ctx()
                 elif code == K.NEED_TRACE:
                     self.rtt_buf = _grow(self.rtt_buf, int(self.meta[K.M_NRTT]))
@@ -652,8 +674,9 @@ class _Simulation:
 
     def ctx(self):
         """The run's arrays as the kernel's namedtuple."""
-        ctx = net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.pi,
-                      self.pf, self.free, self.cf, self.ci, self.ring_s, self.ring_e,
+        ctx = net.Ctx(self.g, self.meta, self.ht, self.hs, self.hk, self.ha, self.hb, self.tt,
+                      self.ts, self.tk, self.ta, self.tb, self.pi, self.pf, self.free, self.cf,
+                      self.ci, self.ring_s, self.ring_e,
                       self.loss_list, self.ff, self.fi, self.fpath, self.rpath, self.rbits,
                       self.tab, self.hooks, self.bott, self.samp_t, self.samp_w, self.samp_r,
                       self.samp_sent, self.samp_dlv, self.samp_rcv, self.samp_q, self.rtt_buf,
@@ -712,10 +735,12 @@ class _Simulation:
         by_flow = None
         if self.queue_by_flow:
             by_flow = self.samp_q[:k, nb:].reshape(k, nb, n).copy()
-        samples = Traces(self.samp_t[:k].copy(), self.samp_w[:k].copy(), self.samp_r[:k].copy(),
-                         self.samp_sent[:k].copy(), self.samp_dlv[:k].copy(),
+        # the rows written so far, not copies: the event loop writes only rows k and later,
+        # and a copy was, at 1000 flows, 80 MB of memory to fault in and fill per run
+        samples = Traces(self.samp_t[:k], self.samp_w[:k], self.samp_r[:k],
+                         self.samp_sent[:k], self.samp_dlv[:k],
                          self.samp_q[:k, :nb].copy(), np.zeros((0, 3)), np.zeros((0, 4)),
-                         by_flow, self.samp_rcv[:k].copy())
+                         by_flow, self.samp_rcv[:k])
         traces = None
         if self.trace:
             traces = Traces(samples.time, samples.window, samples.rate, samples.sent,

@@ -307,6 +307,8 @@ class SenderHarness:
             f = self._flow(f)
         n = int(sim.meta[K.M_HEAP])
         rows = list(zip(sim.ht[:n], sim.hs[:n], sim.hk[:n], sim.ha[:n], sim.hb[:n]))
+        m = int(sim.meta[K.M_TIMERS])   # the retransmission timers' own heap (net.schedule)
+        rows += list(zip(sim.tt[:m], sim.ts[:m], sim.tk[:m], sim.ta[:m], sim.tb[:m]))
         # the heap holds each channel's oldest packet; the others wait behind it
         for c in range(sim.ci.shape[0]):
             p = int(sim.ci[c, K.K_FIFO_HEAD])

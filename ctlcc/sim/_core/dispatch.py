@@ -28,12 +28,13 @@ from .layout import (
     I_DELIVERED, I_DROP_L, I_PACE_GEN, I_PROTO, I_RTO_GEN, I_RTO_PENDING,
     I_SENT, I_UNIQUE, K_LOSSES, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK, M_MARGIN,
     M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_OFFER, M_PENDING, M_PUSH, M_PYTHON_FLOW, M_SEND,
-    M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NEED_PYTHON, NEED_TRACE, P_ECN, P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1,
-    Q_AUX2, Q_ECHO, SENDER_ERROR, UNDISPATCHED, UNLINKED,
+    M_TIMERS, M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NEED_PYTHON, NEED_TRACE, P_ECN,
+    P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, SENDER_ERROR,
+    UNDISPATCHED, UNLINKED,
 )
 from .net import (
-    Ack, borrow, forward, heap_pop, log_drop, log_rtt, lost, next_arrival, push_here, release,
-    waiting,
+    Ack, borrow, earliest_is_timer, forward, heap_pop, heap_pop_in, log_drop, log_rtt, lost,
+    next_arrival, push_here, release, waiting,
 )
 from .occupancy import sample_by_flow
 
@@ -132,26 +133,33 @@ def run_kernel(until, ctx, rng):
             missing(f, H_RESUME, ctx)
         elif hooked(call_resume(hooks[f, H_RESUME], g[G_NOW], f, wp), f, H_RESUME, ctx):
             return NEED_PYTHON if meta[M_PENDING] > 0 else SENDER_ERROR
-    while meta[M_HEAP] > 0:
+    while meta[M_HEAP] > 0 or meta[M_TIMERS] > 0:
         if meta[M_UNDISPATCHED] != 0:
             return UNDISPATCHED
         if meta[M_ERROR] != 0:
             return SENDER_ERROR
         if meta[M_NFREE] < meta[M_MARGIN] or meta[M_HEAP] + meta[M_MARGIN] + 64 * ff.shape[0] \
-                >= ht.shape[0]:
+                >= ht.shape[0] or meta[M_TIMERS] + meta[M_MARGIN] >= ctx.tt.shape[0]:
             return NEED_POOL
         if meta[M_TRACE] != 0 and (meta[M_NRTT] + 4 * meta[M_MARGIN] >= ctx.rtt_buf.shape[0]
                                    or meta[M_NDROP] + 4 * meta[M_MARGIN]
                                    >= ctx.drop_buf.shape[0]):
             return NEED_TRACE
-        if ht[0] >= until:
-            return DONE
-        kind = ctx.hk[0]
-        if kind == EV_ARRIVE:   # the channel's next packet (if any) takes the entry's place
-            now, a, b = next_arrival(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta, ctx.pi, ctx.pf,
-                                     ctx.ci)
+        # the earlier of the two heaps' heads (net.schedule): the timers' or the events'
+        if earliest_is_timer(ctx):
+            if ctx.tt[0] >= until:
+                return DONE
+            now, kind, a, b = heap_pop_in(ctx.tt, ctx.ts, ctx.tk, ctx.ta, ctx.tb, meta,
+                                          M_TIMERS)
         else:
-            now, kind, a, b = heap_pop(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta)
+            if ht[0] >= until:
+                return DONE
+            kind = ctx.hk[0]
+            if kind == EV_ARRIVE:   # the channel's next packet (if any) takes the entry's place
+                now, a, b = next_arrival(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta, ctx.pi,
+                                         ctx.pf, ctx.ci)
+            else:
+                now, kind, a, b = heap_pop(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta)
         g[G_NOW] = now
         meta[M_EVENTS] += 1
         stop = False

@@ -108,6 +108,9 @@ M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLO
 #: the address of the world (run's arrays) the running event loop stored, and those of
 #: the transport services compiled once (net.send/push/enqueue call them by address)
 M_WORLD, M_SEND, M_PUSH, M_OFFER = 16, 17, 18, 19
+#: entries of the timer heap (the retransmission timers, EV_RTO: ``ctx.tt`` ... ``ctx.tb``;
+#: every other event is in the event heap, ``ctx.ht`` ... ``ctx.hb``, M_HEAP entries)
+M_TIMERS = 15
 NM = 20
 # --- global params (float) ---
 G_DATA_BITS, G_ACK_BITS, G_MIN_RTO, G_MAX_RTO, G_INIT_RTO = 0, 1, 2, 3, 4
