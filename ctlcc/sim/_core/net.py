@@ -94,15 +94,27 @@ def heap_insert_in(ht, hs, hk, ha, hb, meta, slot, t, seq, kind, a, b):
         tp = ht[_U(parent)]
         if tp < t or (tp == t and hs[_U(parent)] < seq):
             break
-        ht[_U(i)] = tp
-        hs[_U(i)] = hs[_U(parent)]
-        hk[_U(i)] = hk[_U(parent)]
-        ha[_U(i)] = ha[_U(parent)]
-        hb[_U(i)] = hb[_U(parent)]
+        heap_move(ht, hs, hk, ha, hb, i, parent)
         i = parent
+    heap_put(ht, hs, hk, ha, hb, i, t, seq, kind, a, b)
+
+
+@_inline
+def heap_move(ht, hs, hk, ha, hb, i, j):
+    """Copy entry j of the heap to slot i (a step of a sift, up or down)."""
+    ht[_U(i)] = ht[_U(j)]
+    hs[_U(i)] = hs[_U(j)]
+    hk[_U(i)] = hk[_U(j)]
+    ha[_U(i)] = ha[_U(j)]
+    hb[_U(i)] = hb[_U(j)]
+
+
+@_inline
+def heap_put(ht, hs, hk, ha, hb, i, t, s, k, a, b):
+    """Write entry (t, s, k, a, b) to slot i of the heap (where a sift ends)."""
     ht[_U(i)] = t
-    hs[_U(i)] = seq
-    hk[_U(i)] = kind
+    hs[_U(i)] = s
+    hk[_U(i)] = k
     ha[_U(i)] = a
     hb[_U(i)] = b
 
@@ -222,20 +234,11 @@ def sift_down(ht, hs, hk, ha, hb, n, t, s, k, a, b):
             tr, tl = ht[_U(c + 1)], ht[_U(c)]
             c += np.int64((tr < tl) | ((tr == tl) & (hs[_U(c + 1)] < hs[_U(c)])))
         tc = ht[_U(c)]
-        sc = hs[_U(c)]
-        if tc > t or (tc == t and sc > s):
+        if tc > t or (tc == t and hs[_U(c)] > s):
             break
-        ht[_U(i)] = tc
-        hs[_U(i)] = sc
-        hk[_U(i)] = hk[_U(c)]
-        ha[_U(i)] = ha[_U(c)]
-        hb[_U(i)] = hb[_U(c)]
+        heap_move(ht, hs, hk, ha, hb, i, c)
         i = c
-    ht[_U(i)] = t
-    hs[_U(i)] = s
-    hk[_U(i)] = k
-    ha[_U(i)] = a
-    hb[_U(i)] = b
+    heap_put(ht, hs, hk, ha, hb, i, t, s, k, a, b)
 
 
 @_jit
