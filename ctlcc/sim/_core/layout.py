@@ -101,6 +101,13 @@ NPI = NPF = NPW
 # and of a flow (I_ECN)
 ECN_ECT, ECN_CE, ECN_CWR, ECN_ECE = 1, 2, 4, 8
 ECN_CAPABLE, ECN_ECHOING, ECN_SEND_CWR = 1, 2, 4
+# --- heap columns: each heap (the event heap ``ctx.hf``/``ctx.hi``, the timer heap
+# ``ctx.tf``/``ctx.ti``) is one flat table of NHQ 8-byte words per entry, seen as float64
+# and as int64 (engine._heap_table), entry i at words i*NHQ.., on a 64-byte boundary: an
+# entry's time, sequence number, kind and two operands (a, b) share one cache line, so a
+# step of a sift reads one line per child, not one per field
+HQ_T, HQ_S, HQ_K, HQ_A, HQ_B = 0, 1, 2, 3, 4
+NHQ = 8
 # --- global meta (int) ---
 M_HEAP, M_HEAP_SEQ, M_NFREE, M_EVENTS, M_NSAMPLES, M_TRACE, M_NRTT, M_NDROP = 0, 1, 2, 3, 4, 5, 6, 7
 M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLOW = (
@@ -108,8 +115,8 @@ M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLO
 #: the address of the world (run's arrays) the running event loop stored, and those of
 #: the transport services compiled once (net.send/push/enqueue call them by address)
 M_WORLD, M_SEND, M_PUSH, M_OFFER = 16, 17, 18, 19
-#: entries of the timer heap (the retransmission timers, EV_RTO: ``ctx.tt`` ... ``ctx.tb``;
-#: every other event is in the event heap, ``ctx.ht`` ... ``ctx.hb``, M_HEAP entries)
+#: entries of the timer heap (the retransmission timers, EV_RTO: ``ctx.tf``/``ctx.ti``;
+#: every other event is in the event heap, ``ctx.hf``/``ctx.hi``, M_HEAP entries)
 M_TIMERS = 15
 NM = 20
 # --- global params (float) ---
