@@ -128,22 +128,23 @@ import numba
 import numpy as np
 from ctlcc.sim._core.layout import M_HEAP, NM
 from ctlcc.sim._core.net import heap_pop, heap_push
+from ctlcc.sim.engine import _heap_table
 
 
 @numba.njit
-def churn(ht, hs, hk, ha, hb, meta, resident, ops, seed):
+def churn(hf, hi, meta, resident, ops, seed):
     np.random.seed(seed)
     for i in range(resident):
-        heap_push(ht, hs, hk, ha, hb, meta, np.random.random(), 0, i, 0)
+        heap_push(hf, hi, meta, np.random.random(), 0, i, 0)
     for i in range(ops):  # hold model: pop the earliest, push it back up to 1 s later
-        t, k, a, b = heap_pop(ht, hs, hk, ha, hb, meta)
-        heap_push(ht, hs, hk, ha, hb, meta, t + np.random.random(), k, a, b)
+        t, k, a, b = heap_pop(hf, hi, meta)
+        heap_push(hf, hi, meta, t + np.random.random(), k, a, b)
     return meta[M_HEAP]
 
 
 def arrays(size):
-    return [np.zeros(size)] + [np.zeros(size, np.int64) for _ in range(4)] \
-        + [np.zeros(NM, np.int64)]
+    hi, hf = _heap_table(size)   # the engine's heap table
+    return [hf, hi, np.zeros(NM, np.int64)]
 
 
 churn(*arrays(80), 60, 10, 0)

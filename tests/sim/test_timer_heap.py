@@ -17,7 +17,7 @@ from ctlcc.sim import scenarios as S
 from ctlcc.sim._core import layout as K
 from ctlcc.sim._core import net
 from ctlcc.sim._core.world import sample_ctx
-from ctlcc.sim.engine import _Simulation
+from ctlcc.sim.engine import _heap_fields, _heap_table, _Simulation
 
 
 @numba.njit
@@ -29,10 +29,9 @@ def _drain(ctx, times, kinds):
     j = 0
     while ctx.meta[K.M_HEAP] > 0 or ctx.meta[K.M_TIMERS] > 0:
         if net.earliest_is_timer(ctx):
-            t, k, a, b = net.heap_pop_in(ctx.tt, ctx.ts, ctx.tk, ctx.ta, ctx.tb, ctx.meta,
-                                         K.M_TIMERS)
+            t, k, a, b = net.heap_pop_in(ctx.tf, ctx.ti, ctx.meta, K.M_TIMERS)
         else:
-            t, k, a, b = net.heap_pop(ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.meta)
+            t, k, a, b = net.heap_pop(ctx.hf, ctx.hi, ctx.meta)
         out[j] = a
         j += 1
     return out
@@ -40,10 +39,8 @@ def _drain(ctx, times, kinds):
 
 def _ctx(size):
     ctx = sample_ctx()._asdict()
-    for name in ("ht", "tt"):
-        ctx[name] = np.zeros(size)
-    for name in ("hs", "hk", "ha", "hb", "ts", "tk", "ta", "tb"):
-        ctx[name] = np.zeros(size, dtype=np.int64)
+    ctx["hi"], ctx["hf"] = _heap_table(size)
+    ctx["ti"], ctx["tf"] = _heap_table(size)
     ctx["meta"] = np.zeros(K.NM, dtype=np.int64)
     return type(sample_ctx())(**ctx)
 
@@ -65,8 +62,8 @@ def test_two_heaps_give_the_order_of_time_then_push(seed):
         net.schedule(ctx, times[i], kinds[i], i, 0)
     assert int(ctx.meta[K.M_TIMERS]) == int(np.sum(kinds == K.EV_RTO))
     assert int(ctx.meta[K.M_HEAP]) == n - int(np.sum(kinds == K.EV_RTO))
-    assert set(ctx.tk[:ctx.meta[K.M_TIMERS]]) <= {K.EV_RTO}
-    assert K.EV_RTO not in set(ctx.hk[:ctx.meta[K.M_HEAP]])
+    assert set(ctx.ti[K.HQ_K::K.NHQ][:ctx.meta[K.M_TIMERS]]) <= {K.EV_RTO}
+    assert K.EV_RTO not in set(ctx.hi[K.HQ_K::K.NHQ][:ctx.meta[K.M_HEAP]])
 
 
 def _scenario():
@@ -99,3 +96,22 @@ def test_a_timer_heap_too_small_grows_and_changes_nothing():
     assert [f.timeouts for f in got.flows] == [f.timeouts for f in ref.flows]
     assert np.array_equal(got.samples.window, ref.samples.window)
     assert np.array_equal(got.samples.queue, ref.samples.queue)
+
+
+def test_a_heap_entry_is_one_cache_line_and_the_python_views_read_it():
+    """The flat heap table: 64-byte rows, and the kernel's index agrees with numpy's views."""
+    hi, hf = _heap_table(37)
+    assert K.NHQ * hi.itemsize == 64 and hi.ctypes.data % 64 == 0
+    assert np.shares_memory(hi, hf)
+    meta = np.zeros(K.NM, dtype=np.int64)
+    rng = np.random.default_rng(0)
+    times = rng.uniform(0.0, 1.0, 30)
+    for i, t in enumerate(times):
+        net.heap_push(hf, hi, meta, t, K.EV_PACE, 100 + i, 1000 + i)
+    ht, hs, hk, ha, hb = _heap_fields(hf, hi)
+    n = int(meta[K.M_HEAP])
+    assert n == 30 and len(ht) == 37
+    # every entry, read through the strided views, is one that was pushed, whole
+    got = sorted(zip(ht[:n], hs[:n], hk[:n], ha[:n], hb[:n]))
+    assert got == sorted((t, i, K.EV_PACE, 100 + i, 1000 + i) for i, t in enumerate(times))
+    assert ht[0] == times.min()   # the root is the earliest

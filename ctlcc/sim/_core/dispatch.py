@@ -24,11 +24,11 @@ from .hooks import (
 from .layout import (
     DONE, EV_ARRIVE, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STEP, EV_STOP, F_CWND, F_RATE,
     F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, H_ACK, H_DATA, H_PACE,
-    H_RESUME, H_START, H_STEP, H_TIMER, HOOK_OK, HOOK_PYTHON, I_ACTIVE,
+    H_RESUME, H_START, H_STEP, H_TIMER, HOOK_OK, HOOK_PYTHON, HQ_K, HQ_T, I_ACTIVE,
     I_DELIVERED, I_DROP_L, I_PACE_GEN, I_PROTO, I_RTO_GEN, I_RTO_PENDING,
     I_SENT, I_UNIQUE, K_LOSSES, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK, M_MARGIN,
     M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_OFFER, M_PENDING, M_PUSH, M_PYTHON_FLOW, M_SEND,
-    M_TIMERS, M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NEED_PYTHON, NEED_TRACE, P_ECN,
+    M_TIMERS, M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NHQ, NEED_PYTHON, NEED_TRACE, P_ECN,
     P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, SENDER_ERROR,
     UNDISPATCHED, UNLINKED,
 )
@@ -122,7 +122,7 @@ def run_kernel(until, ctx, rng):
     ctx = borrow(ctx)  # no reference counting inside the loop (see net.borrow)
     rng = borrow(rng)
     wp = store_world((ctx, rng))  # what every hook reads the run's arrays from
-    g, meta, ht, ff, fi, hooks = ctx.g, ctx.meta, ctx.ht, ctx.ff, ctx.fi, ctx.hooks
+    g, meta, ff, fi, hooks = ctx.g, ctx.meta, ctx.ff, ctx.fi, ctx.hooks
     if meta[M_SEND] == 0 or meta[M_PUSH] == 0 or meta[M_OFFER] == 0:
         return UNLINKED  # the transport services' addresses were not set (net.services)
     meta[M_WORLD] = wp
@@ -139,7 +139,8 @@ def run_kernel(until, ctx, rng):
         if meta[M_ERROR] != 0:
             return SENDER_ERROR
         if meta[M_NFREE] < meta[M_MARGIN] or meta[M_HEAP] + meta[M_MARGIN] + 64 * ff.shape[0] \
-                >= ht.shape[0] or meta[M_TIMERS] + meta[M_MARGIN] >= ctx.tt.shape[0]:
+                >= ctx.hf.shape[0] // NHQ or meta[M_TIMERS] + meta[M_MARGIN] \
+                >= ctx.tf.shape[0] // NHQ:
             return NEED_POOL
         if meta[M_TRACE] != 0 and (meta[M_NRTT] + 4 * meta[M_MARGIN] >= ctx.rtt_buf.shape[0]
                                    or meta[M_NDROP] + 4 * meta[M_MARGIN]
@@ -147,19 +148,17 @@ def run_kernel(until, ctx, rng):
             return NEED_TRACE
         # the earlier of the two heaps' heads (net.schedule): the timers' or the events'
         if earliest_is_timer(ctx):
-            if ctx.tt[0] >= until:
+            if ctx.tf[HQ_T] >= until:
                 return DONE
-            now, kind, a, b = heap_pop_in(ctx.tt, ctx.ts, ctx.tk, ctx.ta, ctx.tb, meta,
-                                          M_TIMERS)
+            now, kind, a, b = heap_pop_in(ctx.tf, ctx.ti, meta, M_TIMERS)
         else:
-            if ht[0] >= until:
+            if ctx.hf[HQ_T] >= until:
                 return DONE
-            kind = ctx.hk[0]
+            kind = ctx.hi[HQ_K]
             if kind == EV_ARRIVE:   # the channel's next packet (if any) takes the entry's place
-                now, a, b = next_arrival(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta, ctx.pi,
-                                         ctx.pf, ctx.ci)
+                now, a, b = next_arrival(ctx.hf, ctx.hi, meta, ctx.pi, ctx.pf, ctx.ci)
             else:
-                now, kind, a, b = heap_pop(ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta)
+                now, kind, a, b = heap_pop(ctx.hf, ctx.hi, meta)
         g[G_NOW] = now
         meta[M_EVENTS] += 1
         stop = False

@@ -35,7 +35,7 @@ address kept in the flow's row of ``ctx.hooks``.  Hence:
 * the event loop (:mod:`.dispatch`) names no sender and is compiled once,
   whatever senders a run uses; a sender is compiled the first time a run
   uses it (and cached on disk next to its module, see :mod:`.cache`);
-* a call costs a few nanoseconds: the 37 arrays stay where the loop keeps
+* a call costs a few nanoseconds: the 31 arrays stay where the loop keeps
   them instead of being passed by value (hundreds of words) at every call.
 
 The compiled copy of a hook (:func:`compile_hook`) is made from the hook's

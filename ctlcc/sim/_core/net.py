@@ -17,7 +17,7 @@ in a heap of their own (:func:`schedule`).
 Every function takes the run's arrays grouped in one namedtuple ``ctx``
 (:data:`Ctx`).  The event loop and each sender hook work on a *borrowed*
 ``ctx`` (:func:`borrow`: the same arrays with null reference-count
-handles), so that numba's reference counting of the tuple's 37 arrays,
+handles), so that numba's reference counting of the tuple's 31 arrays,
 which it repeats at every copy of ``ctx``, folds away.  The small per-event
 helpers are inlined at the numba IR level (``inline="always"``); the
 channel (:func:`offer`, behind :func:`enqueue`), which every hop of every
@@ -31,6 +31,7 @@ from numba import types
 from .layout import (
     AQM_DROPTAIL, C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
     C_NEXT_SWITCH, C_P, C_RATE, C_WAIT_SUM, EV_ARRIVE, EV_PACE, EV_RTO, F_CWND, F_LAST_RTT,
+    HQ_A, HQ_B, HQ_K, HQ_S, HQ_T, NHQ,
     F_MIN_RTT, F_RATE, F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT,
     ECN_CAPABLE, ECN_CE, ECN_CWR, ECN_ECE, ECN_ECHOING, ECN_ECT, ECN_SEND_CWR, G_ACK_BITS,
     G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP,
@@ -57,29 +58,35 @@ _U = np.uint64   # a heap index that cannot be negative (see sift_down)
 
 
 @_inline
-def heap_push(ht, hs, hk, ha, hb, meta, t, kind, a, b):
+def _hq(i, col):
+    """Where field *col* of heap entry i is in the heap's flat table (NHQ words a row)."""
+    return _U(i * NHQ + col)
+
+
+@_inline
+def heap_push(hf, hi, meta, t, kind, a, b):
     """Schedule event (t, kind, a, b) under the next sequence number (ties: push order)."""
     seq = meta[M_HEAP_SEQ]
     meta[M_HEAP_SEQ] = seq + 1
-    heap_insert(ht, hs, hk, ha, hb, meta, t, seq, kind, a, b)
+    heap_insert(hf, hi, meta, t, seq, kind, a, b)
 
 
 @_inline
-def heap_push_in(ht, hs, hk, ha, hb, meta, slot, t, kind, a, b):
+def heap_push_in(hf, hi, meta, slot, t, kind, a, b):
     """:func:`heap_push` into the heap whose entry count is ``meta[slot]``."""
     seq = meta[M_HEAP_SEQ]
     meta[M_HEAP_SEQ] = seq + 1
-    heap_insert_in(ht, hs, hk, ha, hb, meta, slot, t, seq, kind, a, b)
+    heap_insert_in(hf, hi, meta, slot, t, seq, kind, a, b)
 
 
 @_inline
-def heap_insert(ht, hs, hk, ha, hb, meta, t, seq, kind, a, b):
+def heap_insert(hf, hi, meta, t, seq, kind, a, b):
     """Put event (t, kind, a, b) in the heap under sequence number *seq* (drawn earlier)."""
-    heap_insert_in(ht, hs, hk, ha, hb, meta, M_HEAP, t, seq, kind, a, b)
+    heap_insert_in(hf, hi, meta, M_HEAP, t, seq, kind, a, b)
 
 
 @_inline
-def heap_insert_in(ht, hs, hk, ha, hb, meta, slot, t, seq, kind, a, b):
+def heap_insert_in(hf, hi, meta, slot, t, seq, kind, a, b):
     """:func:`heap_insert` into the heap whose entry count is ``meta[slot]``.
 
     The heap's indices are never negative; as ``np.uint64`` they spare each
@@ -91,32 +98,32 @@ def heap_insert_in(ht, hs, hk, ha, hb, meta, slot, t, seq, kind, a, b):
     meta[slot] = n + 1
     while i > 0:
         parent = (i - 1) >> 1
-        tp = ht[_U(parent)]
-        if tp < t or (tp == t and hs[_U(parent)] < seq):
+        tp = hf[_hq(parent, HQ_T)]
+        if tp < t or (tp == t and hi[_hq(parent, HQ_S)] < seq):
             break
-        heap_move(ht, hs, hk, ha, hb, i, parent)
+        heap_move(hf, hi, i, parent)
         i = parent
-    heap_put(ht, hs, hk, ha, hb, i, t, seq, kind, a, b)
+    heap_put(hf, hi, i, t, seq, kind, a, b)
 
 
 @_inline
-def heap_move(ht, hs, hk, ha, hb, i, j):
+def heap_move(hf, hi, i, j):
     """Copy entry j of the heap to slot i (a step of a sift, up or down)."""
-    ht[_U(i)] = ht[_U(j)]
-    hs[_U(i)] = hs[_U(j)]
-    hk[_U(i)] = hk[_U(j)]
-    ha[_U(i)] = ha[_U(j)]
-    hb[_U(i)] = hb[_U(j)]
+    hf[_hq(i, HQ_T)] = hf[_hq(j, HQ_T)]
+    hi[_hq(i, HQ_S)] = hi[_hq(j, HQ_S)]
+    hi[_hq(i, HQ_K)] = hi[_hq(j, HQ_K)]
+    hi[_hq(i, HQ_A)] = hi[_hq(j, HQ_A)]
+    hi[_hq(i, HQ_B)] = hi[_hq(j, HQ_B)]
 
 
 @_inline
-def heap_put(ht, hs, hk, ha, hb, i, t, s, k, a, b):
+def heap_put(hf, hi, i, t, s, k, a, b):
     """Write entry (t, s, k, a, b) to slot i of the heap (where a sift ends)."""
-    ht[_U(i)] = t
-    hs[_U(i)] = s
-    hk[_U(i)] = k
-    ha[_U(i)] = a
-    hb[_U(i)] = b
+    hf[_hq(i, HQ_T)] = t
+    hi[_hq(i, HQ_S)] = s
+    hi[_hq(i, HQ_K)] = k
+    hi[_hq(i, HQ_A)] = a
+    hi[_hq(i, HQ_B)] = b
 
 
 @_inline
@@ -138,11 +145,9 @@ def schedule(ctx, t, kind, a, b):
     seq = meta[M_HEAP_SEQ]
     meta[M_HEAP_SEQ] = seq + 1
     if kind == EV_RTO:
-        heap_insert_in(ctx.tt, ctx.ts, ctx.tk, ctx.ta, ctx.tb, meta, M_TIMERS, t, seq, kind,
-                       a, b)
+        heap_insert_in(ctx.tf, ctx.ti, meta, M_TIMERS, t, seq, kind, a, b)
     else:
-        heap_insert_in(ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, meta, M_HEAP, t, seq, kind,
-                       a, b)
+        heap_insert_in(ctx.hf, ctx.hi, meta, M_HEAP, t, seq, kind, a, b)
 
 
 @_inline
@@ -153,8 +158,8 @@ def earliest_is_timer(ctx):
         return False
     if meta[M_HEAP] == 0:
         return True
-    t, s = ctx.tt[0], ctx.ht[0]
-    return t < s or (t == s and ctx.ts[0] < ctx.hs[0])
+    t, s = ctx.tf[_hq(0, HQ_T)], ctx.hf[_hq(0, HQ_T)]
+    return t < s or (t == s and ctx.ti[_hq(0, HQ_S)] < ctx.hi[_hq(0, HQ_S)])
 
 
 @_jit
@@ -182,38 +187,39 @@ def push_here(ctx, t, kind, a, b):
 
 
 @_inline
-def heap_pop(ht, hs, hk, ha, hb, meta):
+def heap_pop(hf, hi, meta):
     """Remove the earliest event (time, then sequence number); its (t, kind, a, b)."""
-    return heap_pop_in(ht, hs, hk, ha, hb, meta, M_HEAP)
+    return heap_pop_in(hf, hi, meta, M_HEAP)
 
 
 @_inline
-def heap_pop_in(ht, hs, hk, ha, hb, meta, slot):
+def heap_pop_in(hf, hi, meta, slot):
     """:func:`heap_pop` from the heap whose entry count is ``meta[slot]``."""
-    t0 = ht[0]
-    k0 = hk[0]
-    a0 = ha[0]
-    b0 = hb[0]
+    t0 = hf[_hq(0, HQ_T)]
+    k0 = hi[_hq(0, HQ_K)]
+    a0 = hi[_hq(0, HQ_A)]
+    b0 = hi[_hq(0, HQ_B)]
     n = meta[slot] - 1
     meta[slot] = n
     if n > 0:
-        sift_down(ht, hs, hk, ha, hb, n, ht[n], hs[n], hk[n], ha[n], hb[n])
+        sift_down(hf, hi, n, hf[_hq(n, HQ_T)], hi[_hq(n, HQ_S)], hi[_hq(n, HQ_K)],
+                  hi[_hq(n, HQ_A)], hi[_hq(n, HQ_B)])
     return t0, k0, a0, b0
 
 
 @_inline
-def heap_replace_top(ht, hs, hk, ha, hb, meta, t, seq, kind, a, b):
+def heap_replace_top(hf, hi, meta, t, seq, kind, a, b):
     """Pop the earliest event and insert (t, seq, kind, a, b), in one pass down the heap.
 
     The same heap as :func:`heap_pop` then :func:`heap_insert` would leave up to
     the placement of equal keys, which cannot occur (sequence numbers are unique),
     so the events come off in the same order.
     """
-    sift_down(ht, hs, hk, ha, hb, meta[M_HEAP], t, seq, kind, a, b)
+    sift_down(hf, hi, meta[M_HEAP], t, seq, kind, a, b)
 
 
 @_inline
-def sift_down(ht, hs, hk, ha, hb, n, t, s, k, a, b):
+def sift_down(hf, hi, n, t, s, k, a, b):
     """Fill the root of the n-entry heap with (t, s, k, a, b), moving it down to its place.
 
     Indices are cast to ``np.uint64`` where they index: numba wraps a negative
@@ -231,14 +237,15 @@ def sift_down(ht, hs, hk, ha, hb, n, t, s, k, a, b):
         if c + 1 < n:
             # the earlier child, without a branch: which one it is is a coin toss the
             # processor cannot predict (the comparison's outcome selects, as an integer)
-            tr, tl = ht[_U(c + 1)], ht[_U(c)]
-            c += np.int64((tr < tl) | ((tr == tl) & (hs[_U(c + 1)] < hs[_U(c)])))
-        tc = ht[_U(c)]
-        if tc > t or (tc == t and hs[_U(c)] > s):
+            tr, tl = hf[_hq(c + 1, HQ_T)], hf[_hq(c, HQ_T)]
+            sr, sl = hi[_hq(c + 1, HQ_S)], hi[_hq(c, HQ_S)]
+            c += np.int64((tr < tl) | ((tr == tl) & (sr < sl)))
+        tc = hf[_hq(c, HQ_T)]
+        if tc > t or (tc == t and hi[_hq(c, HQ_S)] > s):
             break
-        heap_move(ht, hs, hk, ha, hb, i, c)
+        heap_move(hf, hi, i, c)
         i = c
-    heap_put(ht, hs, hk, ha, hb, i, t, s, k, a, b)
+    heap_put(hf, hi, i, t, s, k, a, b)
 
 
 @_jit
@@ -287,7 +294,7 @@ def enqueue(now, p, c, ctx):
 @_inline
 def forward(now, p, c, ctx):
     """:func:`enqueue` calling :func:`offer` directly (the event loop's own hops)."""
-    offer(now, p, c, ctx.g, ctx.meta, ctx.ht, ctx.hs, ctx.hk, ctx.ha, ctx.hb, ctx.pi, ctx.pf,
+    offer(now, p, c, ctx.g, ctx.meta, ctx.hf, ctx.hi, ctx.pi, ctx.pf,
           ctx.free, ctx.cf, ctx.ci, ctx.ring_s, ctx.ring_e, ctx.fi, ctx.drop_buf)
 
 
@@ -303,7 +310,7 @@ _call_offer = caller((types.float64, types.int64, types.int64, types.int64), typ
 
 
 @numba.njit(cache=True, _nrt=False)
-def offer(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, ring_e, fi,
+def offer(now, p, c, g, meta, hf, hi, pi, pf, free, cf, ci, ring_s, ring_e, fi,
           drop_buf):
     """:func:`enqueue` on the arrays it uses, compiled once.
 
@@ -377,7 +384,7 @@ def offer(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, 
     pf[p, Q_ARRIVAL] = t
     if ci[c, K_FIFO_HEAD] < 0:
         ci[c, K_FIFO_HEAD] = p
-        heap_insert(ht, hs, hk, ha, hb, meta, t, seq, EV_ARRIVE, p, c)
+        heap_insert(hf, hi, meta, t, seq, EV_ARRIVE, p, c)
     else:  # behind the tail, whose row also keeps this packet's key (see next_arrival)
         tail = ci[c, K_FIFO_TAIL]
         pi[tail, P_NEXT] = p
@@ -387,7 +394,7 @@ def offer(now, p, c, g, meta, ht, hs, hk, ha, hb, pi, pf, free, cf, ci, ring_s, 
 
 
 @_inline
-def next_arrival(ht, hs, hk, ha, hb, meta, pi, pf, ci):
+def next_arrival(hf, hi, meta, pi, pf, ci):
     """Take the heap's earliest event, an arrival; its channel's next packet takes its place.
 
     Call when the earliest event is an ``EV_ARRIVE``; returns (t, p, c), the
@@ -406,17 +413,17 @@ def next_arrival(ht, hs, hk, ha, hb, meta, pi, pf, ci):
     the cache when it arrives (at 1000 flows the pool of packets in flight
     no longer fits the caches, and this read was a miss on every hop).
     """
-    t = ht[0]
-    p = ha[0]
-    c = hb[0]
+    t = hf[_hq(0, HQ_T)]
+    p = hi[_hq(0, HQ_A)]
+    c = hi[_hq(0, HQ_B)]
     q = pi[p, P_NEXT]
     if q < 0:
         ci[c, K_FIFO_HEAD] = -1
-        heap_pop(ht, hs, hk, ha, hb, meta)
+        heap_pop(hf, hi, meta)
     else:
         prefetch_row(pi, q)
         ci[c, K_FIFO_HEAD] = q
-        heap_replace_top(ht, hs, hk, ha, hb, meta, pf[p, Q_NEXT_ARRIVAL], pi[p, P_NEXT_SEQ],
+        heap_replace_top(hf, hi, meta, pf[p, Q_NEXT_ARRIVAL], pi[p, P_NEXT_SEQ],
                          EV_ARRIVE, q, c)
     return t, p, c
 

@@ -6,7 +6,7 @@
 * the event loop stores ``(ctx, rng)`` once in a stack slot of its own
   (:func:`store_world`) and hands compiled functions that slot's address;
   :func:`load_world` reads them back, borrowed.  A call then passes a few
-  numbers instead of the 37 arrays by value (hundreds of machine words), so
+  numbers instead of the 31 arrays by value (hundreds of machine words), so
   functions compiled on their own - the senders' hooks (:mod:`.hooks`), the
   transport services of :mod:`.net` - are called through their address for
   a few nanoseconds, and each is compiled once, not inlined into every
@@ -32,7 +32,7 @@ __all__ = []
 #: both sized from what the specs of the run declare; ``hooks`` (n, NH) holds
 #: the addresses of each flow's compiled hooks (:mod:`.hooks`).
 Ctx = namedtuple("Ctx", [
-    "g", "meta", "ht", "hs", "hk", "ha", "hb", "tt", "ts", "tk", "ta", "tb", "pi", "pf", "free",
+    "g", "meta", "hf", "hi", "tf", "ti", "pi", "pf", "free",
     "cf", "ci", "ring_s", "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "tab",
     "hooks", "bott",
     "samp_t", "samp_w", "samp_r", "samp_sent", "samp_dlv", "samp_rcv", "samp_q", "rtt_buf",
@@ -53,9 +53,9 @@ Ack = namedtuple("Ack", ["seq", "rtt", "retx", "flag", "aux1", "aux2", "echo", "
 def sample_ctx():
     """A Ctx of tiny arrays with the engine's dtypes and layouts (its numba type)."""
     f8, i8 = np.float64, np.int64
-    shapes = dict(g=(1, f8), meta=(1, i8), ht=(1, f8), hs=(1, i8), hk=(1, i8), ha=(1, i8),
-                  hb=(1, i8), tt=(1, f8), ts=(1, i8), tk=(1, i8), ta=(1, i8), tb=(1, i8),
-                  pi=((1, 1), i8), pf=((1, 1), f8), free=(1, i8), cf=((1, 1), f8),
+    shapes = dict(g=(1, f8), meta=(1, i8), hf=(1, f8), hi=(1, i8), tf=(1, f8), ti=(1, i8),
+                  pi=((1, 1), i8), pf=((1, 1), f8),
+                  free=(1, i8), cf=((1, 1), f8),
                   ci=((1, 1), i8), ring_s=(1, f8), ring_e=(1, f8), loss_list=(1, i8),
                   ff=((1, 1), f8), fi=((1, 1), i8), fpath=((1, 1), i8), rpath=((1, 1), i8),
                   rbits=((1, 1), np.uint8), tab=((1, 1, 1), f8), hooks=((1, 1), i8),
@@ -90,7 +90,7 @@ def borrow(typingctx, x):
 
     Every ``ctx.<field>`` read and every inlined hook that receives ``ctx``
     makes numba copy the tuple, i.e. increment (and later decrement) the
-    reference count of each of its 37 arrays: out-of-line ``NRT_incref`` /
+    reference count of each of its 31 arrays: out-of-line ``NRT_incref`` /
     ``NRT_decref`` calls with atomic updates, which LLVM's reference
     pruning cannot pair across the branches of the event loop (hundreds
     per event).  The event loop owns nothing: the arrays and the generator
