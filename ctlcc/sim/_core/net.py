@@ -317,7 +317,7 @@ def offer(now, p, c, g, meta, hf, hi, pi, pf, free, cf, ci, ring_s, ring_e, fi,
     Every hop of every packet passes here, from a dozen places (the event
     loop, every sender's sends); inlined, each of them would carry its own
     copy of the queue and the heap, which is what made the engine slow to
-    compile.  Compiled on its own, it takes the 18 arrays it uses rather
+    compile.  Compiled on its own, it takes the 13 arrays it uses rather
     than the whole ``ctx`` (fewer arguments to pass), without reference
     counting (it creates no array; the caller owns them all).
 
