@@ -406,6 +406,15 @@ def _heap_table(size):
     return ints.reshape(-1), floats.reshape(-1)
 
 
+def _heap_resized(old, size, pending):
+    """A heap table of *size* entries holding the first *pending* entries of *old* (if any)."""
+    hi, hf = _heap_table(size)
+    if old is not None:
+        words = pending * K.NHQ
+        hi[:words] = old[:words]   # whole rows: the time's bits included
+    return hi, hf
+
+
 def _heap_fields(hf, hi):
     """A heap table's columns (time, sequence number, kind, a, b) as 1-D views.
 
@@ -594,24 +603,15 @@ class _Simulation:
 
     def _alloc_heap(self, size):
         """The event heap (net.schedule), *size* entries, keeping those pending."""
-        old = getattr(self, "hi", None)
-        hi, hf = _heap_table(size)
-        if old is not None:
-            m = self.meta[K.M_HEAP] * K.NHQ
-            hi[:m] = old[:m]   # whole rows: the time's bits included
-        self.hf, self.hi = hf, hi
+        self.hi, self.hf = _heap_resized(getattr(self, "hi", None), size, self.meta[K.M_HEAP])
         # the fields as columns, for Python (the test harness, events())
-        self.ht, self.hs, self.hk, self.ha, self.hb = _heap_fields(hf, hi)
+        self.ht, self.hs, self.hk, self.ha, self.hb = _heap_fields(self.hf, self.hi)
 
     def _alloc_timers(self, size):
         """The timer heap (net.schedule), *size* entries, keeping those pending."""
-        old = getattr(self, "ti", None)
-        ti, tf = _heap_table(size)
-        if old is not None:
-            m = self.meta[K.M_TIMERS] * K.NHQ
-            ti[:m] = old[:m]
-        self.tf, self.ti = tf, ti
-        self.tt, self.ts, self.tk, self.ta, self.tb = _heap_fields(tf, ti)
+        self.ti, self.tf = _heap_resized(getattr(self, "ti", None), size,
+                                         self.meta[K.M_TIMERS])
+        self.tt, self.ts, self.tk, self.ta, self.tb = _heap_fields(self.tf, self.ti)
 
     def _push(self, t, kind, a, b=0):
         if kind == K.EV_RTO:
