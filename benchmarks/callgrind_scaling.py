@@ -91,13 +91,16 @@ def _totals(path):
     return dict(zip(names, totals))
 
 
-def point(n, checkout, duration):
-    """Per-packet counts (whole, marginal) of one flow count on one checkout."""
+def point(n, checkout, duration, ll=524288):
+    """Per-packet counts (whole, marginal) of one flow count on one checkout.
+
+    *ll*: the simulated last level's size in bytes (16-way above 512 kB).
+    """
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         env = dict(os.environ, PYTHONPATH=str(checkout))
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
-               "--I1=32768,8,64", "--D1=32768,8,64", "--LL=524288,8,64",
+               "--I1=32768,8,64", "--D1=32768,8,64", f"--LL={ll},{8 if ll <= 524288 else 16},64",
                f"--callgrind-out-file={out}", sys.executable, "-c", _POINT, str(n),
                str(duration)]
         proc = subprocess.run(cmd, cwd=checkout, env=env, capture_output=True, text=True)
