@@ -117,12 +117,16 @@ NPI = NPF = NPW
 ECN_ECT, ECN_CE, ECN_CWR, ECN_ECE = 1, 2, 4, 8
 ECN_CAPABLE, ECN_ECHOING, ECN_SEND_CWR = 1, 2, 4
 # --- heap columns: each heap (the event heap ``ctx.hf``/``ctx.hi``, the timer heap
-# ``ctx.tf``/``ctx.ti``) is one flat table of NHQ 8-byte words per entry, seen as float64
-# and as int64 (engine._heap_table), entry i at words i*NHQ.., on a 64-byte boundary: an
-# entry's time, sequence number, kind and two operands (a, b) share one cache line, so a
-# step of a sift reads one line per child, not one per field
-HQ_T, HQ_S, HQ_K, HQ_A, HQ_B = 0, 1, 2, 3, 4
-NHQ = 8
+# ``ctx.tf``/``ctx.ti``) is one flat table of NHQ 8-byte words per entry (32 bytes), seen as
+# float64 and as int64 (engine._heap_table): the entry's time, its key (the sequence number
+# shifted left by KIND_BITS, the event's kind in the low bits: keys order as the sequence
+# numbers do, which are unique) and two operands (a, b).  The table starts 32 bytes past a
+# 64-byte boundary, so the two children of entry i (2i+1 and 2i+2) share one cache line: a
+# step of a sift reads one line, and a heap of 500 entries fills 16 kB of the first level
+HQ_T, HQ_S, HQ_A, HQ_B = 0, 1, 2, 3
+NHQ = 4
+KIND_BITS = 4
+KIND_MASK = (1 << KIND_BITS) - 1
 # --- global meta (int) ---
 M_HEAP, M_HEAP_SEQ, M_NFREE, M_EVENTS, M_NSAMPLES, M_TRACE, M_NRTT, M_NDROP = 0, 1, 2, 3, 4, 5, 6, 7
 M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLOW = (
