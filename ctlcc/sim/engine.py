@@ -400,10 +400,34 @@ def _rows(n, width):
     return ints, ints.view(np.float64)
 
 
+def _flow_rows(n, width, fill=0):
+    """An (n, w) table of 8-byte words, *width* rounded up to whole 64-byte lines: int64, float64.
+
+    For the per-flow tables (``ff``, ``fi``, the hook addresses, the paths): each
+    row starts on a cache line and covers whole lines, so that the columns
+    :mod:`._core.layout` groups by who reads them per packet share lines.  At
+    1000 flows a flow's row is touched about once every thousand packets, by
+    which time most of it has left the caches: each line a packet touches is a
+    miss.  The padding columns are never read.
+    """
+    ints, floats = _rows(n, -(-width // 8) * 8)
+    if fill:
+        ints[:] = fill
+    return ints, floats
+
+
 def _heap_table(size):
-    """A heap of *size* entries: a flat table of ``NHQ`` words per entry, int64 and float64."""
-    ints, floats = _rows(size, K.NHQ)
-    return ints.reshape(-1), floats.reshape(-1)
+    """A heap of *size* entries: a flat table of ``NHQ`` words per entry, int64 and float64.
+
+    The table starts 32 bytes past a 64-byte boundary: entry i is at words
+    ``i * NHQ`` (32 bytes), so the two children of entry i, 2i+1 and 2i+2,
+    share one cache line (:mod:`._core.layout`).
+    """
+    words = size * K.NHQ
+    buf = np.zeros(words + 8, dtype=np.int64)
+    skip = ((32 - buf.ctypes.data) % 64) // 8    # numpy aligns to 16 bytes
+    ints = buf[skip:skip + words]
+    return ints, ints.view(np.float64)
 
 
 def _heap_resized(old, size, pending):
@@ -416,19 +440,29 @@ def _heap_resized(old, size, pending):
 
 
 def _heap_fields(hf, hi):
-    """A heap table's columns (time, sequence number, kind, a, b) as 1-D views.
+    """A heap table's columns (time, sequence number, kind, a, b), for Python.
 
-    Each heap is one flat table of ``NHQ`` words per entry (:func:`_rows`,
-    rows 64-byte aligned: :mod:`._core.layout`; the kernel indexes it as
-    ``i * NHQ + column``, a shift), so that a step of a sift reads a
-    child's five fields from one cache line instead of five arrays.  At 1000
-    flows the event heap (some 500 entries) does not stay in the first-level
-    cache beside the packets and flows; callgrind put over a third of the
-    run's first-level read misses in the sift-down's reads of the kind and
-    operands and of the children's keys, with one array per field.
+    Each heap is one flat table of ``NHQ`` words per entry (:func:`_heap_table`;
+    the kernel indexes it as ``i * NHQ + column``, a shift), the sequence
+    number and the kind packed in one key (:func:`.net.key`), so that a step
+    of a sift reads both children from one cache line.  At 1000 flows the
+    event heap (some 500 entries) competes for the first-level cache with
+    the packets and flows; callgrind put over a third of the run's
+    first-level read misses in the sift-down, first with one array per
+    field, then still a quarter with 64-byte entries.  The times and
+    operands are views; the sequence numbers and kinds are decoded copies.
     """
-    return (hf[K.HQ_T::K.NHQ], hi[K.HQ_S::K.NHQ], hi[K.HQ_K::K.NHQ], hi[K.HQ_A::K.NHQ],
+    keys = hi[K.HQ_S::K.NHQ]
+    return (hf[K.HQ_T::K.NHQ], keys >> K.KIND_BITS, keys & K.KIND_MASK, hi[K.HQ_A::K.NHQ],
             hi[K.HQ_B::K.NHQ])
+
+
+def _heap_field(table, column):
+    """A read-only property: field *column* of :func:`_heap_fields` of heap *table*."""
+    return property(lambda self: _heap_fields(getattr(self, table[0] + "f"),
+                                              getattr(self, table[0] + "i"))[column],
+                    doc=f"{'time sequence kind a b'.split()[column]} of the "
+                        f"{'event' if table == 'h' else 'timer'} heap's entries (Python's view)")
 
 
 class _Simulation:
@@ -498,15 +532,15 @@ class _Simulation:
         # flows
         hops = max(len(f.path) for f in flows) - 1
         # each flow's channels, then -1 (the end of the path: the packet has arrived)
-        self.fpath = np.full((n, hops + 1), -1, dtype=np.int64)
-        self.rpath = np.full((n, hops + 1), -1, dtype=np.int64)
+        self.fpath = _flow_rows(n, hops + 1, fill=-1)[0]
+        self.rpath = _flow_rows(n, hops + 1, fill=-1)[0]
         specs = [senders_mod.runnable(flow.sender) for flow in flows]
         self.specs = specs
         prepare(specs)
         nf = K.NF_COMMON + max(spec.float_columns for spec in specs)
         ni = K.NI_COMMON + max(spec.int_columns for spec in specs)
-        ff = np.zeros((n, nf))
-        fi = np.zeros((n, ni), dtype=np.int64)
+        ff = _flow_rows(n, nf)[1]
+        fi = _flow_rows(n, ni)[0]
         shapes = [spec.table_shape(tcp) for spec in specs]
         tab = np.zeros((n, max([1] + [r for r, _ in shapes]), max([1] + [w for _, w in shapes])))
         for j, (flow, spec) in enumerate(zip(flows, specs)):
@@ -514,7 +548,6 @@ class _Simulation:
             rev = [index[(b, a)] for a, b in reversed(list(zip(flow.path[:-1], flow.path[1:])))]
             self.fpath[j, :len(fwd)] = fwd
             self.rpath[j, :len(rev)] = rev
-            fi[j, K.I_FWD_LEN], fi[j, K.I_REV_LEN] = len(fwd), len(rev)
             fi[j, K.I_PROTO] = spec.code
             ff[j, K.F_START], ff[j, K.F_STOP] = flow.start, flow.stop
             ff[j, K.F_RTO] = tcp.initial_rto
@@ -529,7 +562,8 @@ class _Simulation:
             fi[j, K.I_ECN] = K.ECN_CAPABLE if tcp.ecn and spec.ecn_capable else 0
             spec.init_flow(ff, fi, tab, j, tcp)
         self.tab = tab
-        self.hooks = np.array([hook_table(spec) for spec in specs], dtype=np.int64)
+        self.hooks = _flow_rows(n, K.NH)[0]   # one line per flow
+        self.hooks[:, :K.NH] = [hook_table(spec) for spec in specs]
         self.ff, self.fi = ff, fi
         ring = 1 << int(math.ceil(math.log2(2 * tcp.max_window + 2)))
         self.rbits = np.zeros((n, ring), dtype=np.uint8)
@@ -604,14 +638,15 @@ class _Simulation:
     def _alloc_heap(self, size):
         """The event heap (net.schedule), *size* entries, keeping those pending."""
         self.hi, self.hf = _heap_resized(getattr(self, "hi", None), size, self.meta[K.M_HEAP])
-        # the fields as columns, for Python (the test harness, events())
-        self.ht, self.hs, self.hk, self.ha, self.hb = _heap_fields(self.hf, self.hi)
 
     def _alloc_timers(self, size):
         """The timer heap (net.schedule), *size* entries, keeping those pending."""
         self.ti, self.tf = _heap_resized(getattr(self, "ti", None), size,
                                          self.meta[K.M_TIMERS])
-        self.tt, self.ts, self.tk, self.ta, self.tb = _heap_fields(self.tf, self.ti)
+
+    # the heaps' fields as columns, for Python (the test harness, events())
+    ht, hs, hk, ha, hb = (_heap_field("h", j) for j in range(5))
+    tt, ts, tk, ta, tb = (_heap_field("t", j) for j in range(5))
 
     def _push(self, t, kind, a, b=0):
         if kind == K.EV_RTO:

@@ -263,3 +263,31 @@ def test_cache_invalidation_removes_the_compiled_hooks(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
+
+
+def test_flow_tables_rows_are_whole_cache_lines_and_columns_grouped():
+    """The per-flow tables start rows on 64-byte lines; the common columns are grouped.
+
+    Expected from the layout's stated rule (layout.py), by enumeration of the
+    constants: every common column index used once, none past NI_COMMON/NF_COMMON;
+    what the cumulative-ACK receiver touches per data packet and what the
+    sampling reads in one 8-word line each; what a Reno ACK touches in lines 0-2.
+    """
+    ints = {k: v for k, v in vars(K).items() if k.startswith("I_") and isinstance(v, int)}
+    floats = {k: v for k, v in vars(K).items() if k.startswith("F_") and isinstance(v, int)}
+    assert sorted(ints.values()) == list(range(K.NI_COMMON))
+    assert len(set(floats.values())) == len(floats) and max(floats.values()) < K.NF_COMMON
+    line = lambda *cols: {c // 8 for c in cols}  # noqa: E731
+    assert len(line(K.I_DELIVERED, K.I_RCV_NXT, K.I_UNIQUE, K.I_ECN, K.I_ACK_SENT)) == 1
+    assert len(line(K.I_SENT, K.I_UNIQUE, K.I_DELIVERED)) == 1
+    reno_ack = (K.I_ACKS_RECEIVED, K.I_ACTIVE, K.I_ROUND_RTTS, K.I_SND_UNA, K.I_SND_NXT,
+                K.I_SND_MAX, K.I_ROUND_ACKED, K.I_RTT_SAMPLED, K.I_IN_RECOVERY, K.I_DUPACKS,
+                K.I_ECN_RECOVER, K.I_ECN, K.I_ROUND_END, K.I_RTO_PENDING, K.I_RTO_GEN, K.I_SENT)
+    assert line(*reno_ack) <= {0, 1, 2}
+    sim = engine._Simulation(S.dumbbell(3), 1.0, False, 0.01)   # 3 channels each way
+    for name in ("ff", "fi", "hooks", "fpath", "rpath"):
+        table = getattr(sim, name)
+        assert table.ctypes.data % 64 == 0 and table.strides[0] % 64 == 0, name
+        assert table.flags.c_contiguous and table.shape[0] == 3, name
+    assert (sim.fpath[:, 3:] == -1).all() and (sim.rpath[:, 3:] == -1).all()
+    assert (sim.hooks[:, :K.NH] != 0).any(axis=1).all()

@@ -62,8 +62,8 @@ def test_two_heaps_give_the_order_of_time_then_push(seed):
         net.schedule(ctx, times[i], kinds[i], i, 0)
     assert int(ctx.meta[K.M_TIMERS]) == int(np.sum(kinds == K.EV_RTO))
     assert int(ctx.meta[K.M_HEAP]) == n - int(np.sum(kinds == K.EV_RTO))
-    assert set(ctx.ti[K.HQ_K::K.NHQ][:ctx.meta[K.M_TIMERS]]) <= {K.EV_RTO}
-    assert K.EV_RTO not in set(ctx.hi[K.HQ_K::K.NHQ][:ctx.meta[K.M_HEAP]])
+    assert set(_heap_fields(ctx.tf, ctx.ti)[2][:ctx.meta[K.M_TIMERS]]) <= {K.EV_RTO}
+    assert K.EV_RTO not in set(_heap_fields(ctx.hf, ctx.hi)[2][:ctx.meta[K.M_HEAP]])
 
 
 def _scenario():
@@ -98,20 +98,26 @@ def test_a_timer_heap_too_small_grows_and_changes_nothing():
     assert np.array_equal(got.samples.queue, ref.samples.queue)
 
 
-def test_a_heap_entry_is_one_cache_line_and_the_python_views_read_it():
-    """The flat heap table: 64-byte rows, and the kernel's index agrees with numpy's views."""
+def test_a_heap_entrys_children_share_a_cache_line_and_python_reads_the_entries():
+    """The flat heap table: 32-byte entries, children 2i+1 and 2i+2 in one 64-byte line,
+    and the kernel's packed key (sequence number, kind) decodes to what was pushed."""
     hi, hf = _heap_table(37)
-    assert K.NHQ * hi.itemsize == 64 and hi.ctypes.data % 64 == 0
+    assert K.NHQ * hi.itemsize == 32 and hi.ctypes.data % 64 == 32
     assert np.shares_memory(hi, hf)
+    line = lambda i: (hi.ctypes.data + i * K.NHQ * hi.itemsize) // 64   # noqa: E731
+    assert all(line(2 * i + 1) == line(2 * i + 2) for i in range(18))
     meta = np.zeros(K.NM, dtype=np.int64)
+    meta[K.M_HEAP_SEQ] = 2**40   # sequence numbers far beyond a kind's bits
     rng = np.random.default_rng(0)
     times = rng.uniform(0.0, 1.0, 30)
+    kinds = [K.EV_PACE, K.EV_STEP, K.EV_ARRIVE]
     for i, t in enumerate(times):
-        net.heap_push(hf, hi, meta, t, K.EV_PACE, 100 + i, 1000 + i)
+        net.heap_push(hf, hi, meta, t, kinds[i % 3], 100 + i, 1000 + i)
     ht, hs, hk, ha, hb = _heap_fields(hf, hi)
     n = int(meta[K.M_HEAP])
     assert n == 30 and len(ht) == 37
     # every entry, read through the strided views, is one that was pushed, whole
     got = sorted(zip(ht[:n], hs[:n], hk[:n], ha[:n], hb[:n]))
-    assert got == sorted((t, i, K.EV_PACE, 100 + i, 1000 + i) for i, t in enumerate(times))
+    assert got == sorted((t, 2**40 + i, kinds[i % 3], 100 + i, 1000 + i)
+                         for i, t in enumerate(times))
     assert ht[0] == times.min()   # the root is the earliest

@@ -24,9 +24,10 @@ from .hooks import (
 from .layout import (
     DONE, EV_ARRIVE, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STEP, EV_STOP, F_CWND, F_RATE,
     F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, H_ACK, H_DATA, H_PACE,
-    H_RESUME, H_START, H_STEP, H_TIMER, HOOK_OK, HOOK_PYTHON, HQ_K, HQ_T, I_ACTIVE,
+    H_RESUME, H_START, H_STEP, H_TIMER, HOOK_OK, HOOK_PYTHON, HQ_S, HQ_T, I_ACTIVE,
     I_DELIVERED, I_DROP_L, I_PACE_GEN, I_PROTO, I_RTO_GEN, I_RTO_PENDING,
-    I_SENT, I_UNIQUE, K_LOSSES, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK, M_MARGIN,
+    I_SENT, I_UNIQUE, K_LOSSES, KIND_MASK, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK,
+    M_MARGIN,
     M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_OFFER, M_PENDING, M_PUSH, M_PYTHON_FLOW, M_SEND,
     M_TIMERS, M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NHQ, NEED_PYTHON, NEED_TRACE, P_ECN,
     P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, SENDER_ERROR,
@@ -154,7 +155,7 @@ def run_kernel(until, ctx, rng):
         else:
             if ctx.hf[HQ_T] >= until:
                 return DONE
-            kind = ctx.hi[HQ_K]
+            kind = ctx.hi[HQ_S] & KIND_MASK
             if kind == EV_ARRIVE:   # the channel's next packet (if any) takes the entry's place
                 now, a, b = next_arrival(ctx.hf, ctx.hi, meta, ctx.pi, ctx.pf, ctx.ci)
             else:

@@ -34,19 +34,31 @@ F_MIN_RTT, F_LAST_RTT, F_ROUND_START, F_ROUND_MIN_RTT = 6, 7, 8, 9
 F_START, F_STOP, F_SSTHRESH, F_RTO_EVT = 10, 11, 12, 13
 NF_COMMON = 16
 # --- per-flow int columns every sender has (fi) ---
-I_PROTO, I_SND_UNA, I_SND_NXT, I_SND_MAX, I_DUPACKS, I_IN_RECOVERY, I_RECOVER = 0, 1, 2, 3, 4, 5, 6
-I_RTO_GEN, I_RTO_PENDING, I_ACTIVE, I_ROUND_END, I_ROUND_ACKED, I_ROUND_RTTS = 7, 8, 9, 10, 11, 12
-I_PACE_GEN, I_RCV_NXT, I_RTT_SAMPLED, I_FWD_LEN, I_REV_LEN = 13, 14, 15, 16, 17
-I_SENT, I_UNIQUE, I_DELIVERED, I_DROP_Q, I_DROP_L, I_ACK_SENT, I_ACK_DROP = 18, 19, 20, 21, 22, 23, 24
-I_TIMEOUTS, I_FAST_RETX, I_ACKS_RECEIVED, I_RETX, I_PARTIAL_SEEN = 25, 26, 27, 28, 29
+# Rows start on a 64-byte boundary (engine._flow_rows), and the columns are grouped by who
+# reads them per packet, so that a packet touches few lines of its flow's row: words 0-7 and
+# 8-15 what the sender reads or writes on every ACK (sequence numbers, recovery, round,
+# timer, pacing generation); words 16-23 what the receiver reads or writes on every data
+# packet and the sender on every send, with the three columns the sampling reads (I_SENT,
+# I_UNIQUE, I_DELIVERED) adjacent; words 24-31 the counters of rarer events (drops,
+# timeouts, recoveries, ECN) and the sender's code.  A sender's own columns start at
+# NI_COMMON, on a line of their own.  (At 1000 flows each flow's row is touched about every
+# thousand packets, by which time a row spread over six lines was mostly out of the caches.)
+I_SND_UNA, I_SND_NXT, I_SND_MAX, I_DUPACKS, I_IN_RECOVERY, I_RECOVER, I_ACTIVE = 0, 1, 2, 3, 4, 5, 6
+I_ACKS_RECEIVED = 7
+I_ROUND_END, I_ROUND_ACKED, I_ROUND_RTTS, I_RTT_SAMPLED, I_RTO_GEN, I_RTO_PENDING = (
+    8, 9, 10, 11, 12, 13)
+I_ECN_RECOVER, I_PACE_GEN = 14, 15
+I_SENT, I_UNIQUE, I_DELIVERED, I_RCV_NXT, I_ECN, I_ACK_SENT, I_RETX, I_PARTIAL_SEEN = (
+    16, 17, 18, 19, 20, 21, 22, 23)
+I_PROTO, I_DROP_Q, I_DROP_L, I_ACK_DROP, I_TIMEOUTS, I_FAST_RETX, I_MARKED, I_ECN_CUTS = (
+    24, 25, 26, 27, 28, 29, 30, 31)
 # ECN (RFC 3168): I_ECN holds the flow's ECN bits (ECN_CAPABLE: the sender sends ECT data
 # and reacts to ECE; ECN_ECHOING: its receiver sets ECE on every ACK until a CWR segment
 # arrives; ECN_SEND_CWR: the next new segment carries CWR); I_ECN_RECOVER the highest
 # segment sent when the sender last reduced for ECE (-1: none; no second reduction and
 # no growth until an ACK passes it); I_MARKED the CE-marked segments the receiver got,
 # I_ECN_CUTS the sender's reductions for ECE
-I_ECN, I_ECN_RECOVER, I_MARKED, I_ECN_CUTS = 30, 31, 32, 33
-NI_COMMON = 36
+NI_COMMON = 32
 # --- per-channel columns: one row of NCW 8-byte words per channel, seen as int64 (ci) and
 # as float64 (cf) - two views of the same memory (engine._Simulation._rows), so an int column
 # and a float column never share an index.  Every hop of a packet reads or writes the
@@ -105,12 +117,16 @@ NPI = NPF = NPW
 ECN_ECT, ECN_CE, ECN_CWR, ECN_ECE = 1, 2, 4, 8
 ECN_CAPABLE, ECN_ECHOING, ECN_SEND_CWR = 1, 2, 4
 # --- heap columns: each heap (the event heap ``ctx.hf``/``ctx.hi``, the timer heap
-# ``ctx.tf``/``ctx.ti``) is one flat table of NHQ 8-byte words per entry, seen as float64
-# and as int64 (engine._heap_table), entry i at words i*NHQ.., on a 64-byte boundary: an
-# entry's time, sequence number, kind and two operands (a, b) share one cache line, so a
-# step of a sift reads one line per child, not one per field
-HQ_T, HQ_S, HQ_K, HQ_A, HQ_B = 0, 1, 2, 3, 4
-NHQ = 8
+# ``ctx.tf``/``ctx.ti``) is one flat table of NHQ 8-byte words per entry (32 bytes), seen as
+# float64 and as int64 (engine._heap_table): the entry's time, its key (the sequence number
+# shifted left by KIND_BITS, the event's kind in the low bits: keys order as the sequence
+# numbers do, which are unique) and two operands (a, b).  The table starts 32 bytes past a
+# 64-byte boundary, so the two children of entry i (2i+1 and 2i+2) share one cache line: a
+# step of a sift reads one line, and a heap of 500 entries fills 16 kB of the first level
+HQ_T, HQ_S, HQ_A, HQ_B = 0, 1, 2, 3
+NHQ = 4
+KIND_BITS = 4
+KIND_MASK = (1 << KIND_BITS) - 1
 # --- global meta (int) ---
 M_HEAP, M_HEAP_SEQ, M_NFREE, M_EVENTS, M_NSAMPLES, M_TRACE, M_NRTT, M_NDROP = 0, 1, 2, 3, 4, 5, 6, 7
 M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLOW = (

@@ -31,7 +31,7 @@ from numba import types
 from .layout import (
     AQM_DROPTAIL, C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
     C_NEXT_SWITCH, C_P, C_RATE, C_WAIT_SUM, EV_ARRIVE, EV_PACE, EV_RTO, F_CWND, F_LAST_RTT,
-    HQ_A, HQ_B, HQ_K, HQ_S, HQ_T, NHQ,
+    HQ_A, HQ_B, HQ_S, HQ_T, KIND_BITS, KIND_MASK, NHQ,
     F_MIN_RTT, F_RATE, F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT,
     ECN_CAPABLE, ECN_CE, ECN_CWR, ECN_ECE, ECN_ECHOING, ECN_ECT, ECN_SEND_CWR, G_ACK_BITS,
     G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP,
@@ -96,14 +96,25 @@ def heap_insert_in(hf, hi, meta, slot, t, seq, kind, a, b):
     n = meta[slot]
     i = n
     meta[slot] = n + 1
+    s = key(seq, kind)
     while i > 0:
         parent = (i - 1) >> 1
         tp = hf[_hq(parent, HQ_T)]
-        if tp < t or (tp == t and hi[_hq(parent, HQ_S)] < seq):
+        if tp < t or (tp == t and hi[_hq(parent, HQ_S)] < s):
             break
         heap_move(hf, hi, i, parent)
         i = parent
-    heap_put(hf, hi, i, t, seq, kind, a, b)
+    heap_put(hf, hi, i, t, s, a, b)
+
+
+@_inline
+def key(seq, kind):
+    """A heap entry's key: sequence number *seq* with the event's *kind* in its low bits.
+
+    Keys order as the sequence numbers do (those are unique); ``key & KIND_MASK``
+    is the kind.  A run would need 2**59 events to overflow it.
+    """
+    return (seq << KIND_BITS) | kind
 
 
 @_inline
@@ -111,17 +122,15 @@ def heap_move(hf, hi, i, j):
     """Copy entry j of the heap to slot i (a step of a sift, up or down)."""
     hf[_hq(i, HQ_T)] = hf[_hq(j, HQ_T)]
     hi[_hq(i, HQ_S)] = hi[_hq(j, HQ_S)]
-    hi[_hq(i, HQ_K)] = hi[_hq(j, HQ_K)]
     hi[_hq(i, HQ_A)] = hi[_hq(j, HQ_A)]
     hi[_hq(i, HQ_B)] = hi[_hq(j, HQ_B)]
 
 
 @_inline
-def heap_put(hf, hi, i, t, s, k, a, b):
-    """Write entry (t, s, k, a, b) to slot i of the heap (where a sift ends)."""
+def heap_put(hf, hi, i, t, s, a, b):
+    """Write entry (t, key s, a, b) to slot i of the heap (where a sift ends)."""
     hf[_hq(i, HQ_T)] = t
     hi[_hq(i, HQ_S)] = s
-    hi[_hq(i, HQ_K)] = k
     hi[_hq(i, HQ_A)] = a
     hi[_hq(i, HQ_B)] = b
 
@@ -196,14 +205,14 @@ def heap_pop(hf, hi, meta):
 def heap_pop_in(hf, hi, meta, slot):
     """:func:`heap_pop` from the heap whose entry count is ``meta[slot]``."""
     t0 = hf[_hq(0, HQ_T)]
-    k0 = hi[_hq(0, HQ_K)]
+    k0 = hi[_hq(0, HQ_S)] & KIND_MASK
     a0 = hi[_hq(0, HQ_A)]
     b0 = hi[_hq(0, HQ_B)]
     n = meta[slot] - 1
     meta[slot] = n
     if n > 0:
-        sift_down(hf, hi, n, hf[_hq(n, HQ_T)], hi[_hq(n, HQ_S)], hi[_hq(n, HQ_K)],
-                  hi[_hq(n, HQ_A)], hi[_hq(n, HQ_B)])
+        sift_down(hf, hi, n, hf[_hq(n, HQ_T)], hi[_hq(n, HQ_S)], hi[_hq(n, HQ_A)],
+                  hi[_hq(n, HQ_B)])
     return t0, k0, a0, b0
 
 
@@ -215,12 +224,12 @@ def heap_replace_top(hf, hi, meta, t, seq, kind, a, b):
     the placement of equal keys, which cannot occur (sequence numbers are unique),
     so the events come off in the same order.
     """
-    sift_down(hf, hi, meta[M_HEAP], t, seq, kind, a, b)
+    sift_down(hf, hi, meta[M_HEAP], t, key(seq, kind), a, b)
 
 
 @_inline
-def sift_down(hf, hi, n, t, s, k, a, b):
-    """Fill the root of the n-entry heap with (t, s, k, a, b), moving it down to its place.
+def sift_down(hf, hi, n, t, s, a, b):
+    """Fill the root of the n-entry heap with (t, key s, a, b), moving it down to its place.
 
     Indices are cast to ``np.uint64`` where they index: numba wraps a negative
     signed index around (a compare and an add per access, some fourteen per
@@ -245,7 +254,7 @@ def sift_down(hf, hi, n, t, s, k, a, b):
             break
         heap_move(hf, hi, i, c)
         i = c
-    heap_put(hf, hi, i, t, s, k, a, b)
+    heap_put(hf, hi, i, t, s, a, b)
 
 
 @_jit
