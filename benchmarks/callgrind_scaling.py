@@ -32,6 +32,7 @@ Requires valgrind (``apt-get install valgrind``).
 Usage::
 
     python benchmarks/callgrind_scaling.py [--flows 10,1000] [--baseline OTHER_CHECKOUT]
+        [--last-level 2097152]
 """
 
 import argparse
@@ -140,7 +141,12 @@ def main(argv=None):
     ap.add_argument("--flows", default="10,1000")
     ap.add_argument("--baseline", type=Path, default=None,
                     help="another checkout, counted point by point beside this one")
+    ap.add_argument("--last-level", type=int, default=524288, metavar="BYTES",
+                    help="the simulated last level's size (default 512 kB, one core's L2; "
+                         "2097152 is where memory_latency.py finds this VM's cliff)")
     args = ap.parse_args(argv)
+    if args.last_level < 65536 or args.last_level & (args.last_level - 1):
+        ap.error(f"--last-level: a power of two of at least 65536 bytes, got {args.last_level}")
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} not found: install valgrind (apt-get install valgrind)")
@@ -156,7 +162,7 @@ def main(argv=None):
     for n in flows:
         for label, checkout in ([("baseline", args.baseline)] if args.baseline else []) \
                 + [("this", ROOT)]:
-            p = point(n, checkout, DURATION[n])
+            p = point(n, checkout, DURATION[n], args.last_level)
             first = firsts.setdefault(label, [])
             _print(label, n, p, first)
             if not first:
