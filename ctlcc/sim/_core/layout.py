@@ -127,6 +127,7 @@ HQ_T, HQ_S, HQ_A, HQ_B = 0, 1, 2, 3
 NHQ = 4
 KIND_BITS = 4
 KIND_MASK = (1 << KIND_BITS) - 1
+assert EV_STEP <= KIND_MASK, "every event kind fits in a heap key's low bits"
 # --- global meta (int) ---
 M_HEAP, M_HEAP_SEQ, M_NFREE, M_EVENTS, M_NSAMPLES, M_TRACE, M_NRTT, M_NDROP = 0, 1, 2, 3, 4, 5, 6, 7
 M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLOW = (
