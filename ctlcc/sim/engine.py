@@ -383,7 +383,7 @@ def primo_criteria(result, warmup=0.0, bottleneck=0, interval=None, occupancy="a
     return _criteria.primo_criteria(result, warmup, bottleneck, interval, occupancy)
 
 
-def _rows(n, width):
+def _rows(n, width, offset=0):
     """An (n, width) table of 8-byte words as two C-contiguous views: int64 and float64.
 
     The packet pool (``pi``/``pf``) and the channels (``ci``/``cf``) keep a row's
@@ -392,10 +392,11 @@ def _rows(n, width):
     a hop touches shares one or two cache lines instead of spreading over
     two arrays: at 1000 flows the packets in flight no longer fit the
     processor's caches, and each extra line an event touches is a miss.
+    The table starts *offset* bytes (a multiple of 16) past a 64-byte boundary.
     """
     words = n * width
     buf = np.zeros(words + 8, dtype=np.int64)
-    skip = (-buf.ctypes.data % 64) // 8          # numpy aligns to 16 bytes, not 64
+    skip = ((offset - buf.ctypes.data) % 64) // 8   # numpy aligns to 16 bytes, not 64
     ints = buf[skip:skip + words].reshape(n, width)
     return ints, ints.view(np.float64)
 
@@ -423,11 +424,8 @@ def _heap_table(size):
     ``i * NHQ`` (32 bytes), so the two children of entry i, 2i+1 and 2i+2,
     share one cache line (:mod:`._core.layout`).
     """
-    words = size * K.NHQ
-    buf = np.zeros(words + 8, dtype=np.int64)
-    skip = ((32 - buf.ctypes.data) % 64) // 8    # numpy aligns to 16 bytes
-    ints = buf[skip:skip + words]
-    return ints, ints.view(np.float64)
+    ints, floats = _rows(size, K.NHQ, offset=32)
+    return ints.reshape(-1), floats.reshape(-1)
 
 
 def _heap_resized(old, size, pending):

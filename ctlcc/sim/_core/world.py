@@ -29,8 +29,9 @@ __all__ = []
 #: The arrays of one run, grouped (see engine._Simulation for their shapes).
 #: Nothing in it is a sender's own: a sender keeps its state in its columns of
 #: ``ff``/``fi`` and its extra arrays in its rows of ``tab`` (n, rows, width),
-#: both sized from what the specs of the run declare; ``hooks`` (n, NH) holds
-#: the addresses of each flow's compiled hooks (:mod:`.hooks`).
+#: both sized from what the specs of the run declare; ``hooks`` (n, 8: NH columns and
+#: one of padding, a line per flow) holds the addresses of each flow's compiled hooks
+#: (:mod:`.hooks`).
 Ctx = namedtuple("Ctx", [
     "g", "meta", "hf", "hi", "tf", "ti", "pi", "pf", "free",
     "cf", "ci", "ring_s", "ring_e", "loss_list", "ff", "fi", "fpath", "rpath", "rbits", "tab",
