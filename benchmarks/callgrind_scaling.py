@@ -23,16 +23,20 @@ packet:
   packets (the event loop's cost, without what a run pays once);
 
 for Ir (instructions), D1mr/D1mw (first-level data misses, read/write) and
-DLmr/DLmw (last-level misses, read/write).  A first-level miss that hits the
-second level costs some 12-14 cycles on this processor and a second-level
-miss that hits the L3 some 40-50; an instruction is a fraction of a cycle.
+DLmr/DLmw (last-level misses, read/write); with ``--branches``, also Bcm and
+Bim (mispredicted conditional and indirect branches, by valgrind's simple
+predictor model: a table of 2-bit counters and a branch-target buffer, not
+this processor's predictor, so a count to compare, not a cycle figure).  A
+first-level miss that hits the second level costs some 12-14 cycles on this
+processor and a second-level miss that hits the L3 some 40-50; an
+instruction is a fraction of a cycle, a mispredicted branch some 15-20.
 
 Requires valgrind (``apt-get install valgrind``).
 
 Usage::
 
     python benchmarks/callgrind_scaling.py [--flows 10,1000] [--baseline OTHER_CHECKOUT]
-        [--last-level 2097152]
+        [--last-level 2097152] [--branches]
 """
 
 import argparse
@@ -46,6 +50,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENTS = ("Ir", "D1mr", "D1mw", "DLmr", "DLmw")
+BRANCH_EVENTS = ("Bcm", "Bim")
 # simulated seconds per flow count: D and 2D deliver some 60,000 and 120,000 packets at
 # 10 flows, 220,000 and 460,000 at 1000 (whose flows start within the first second)
 DURATION = {10: 50.0, 30: 20.0, 100: 6.0, 300: 3.0, 1000: 2.0}
@@ -92,16 +97,19 @@ def _totals(path):
     return dict(zip(names, totals))
 
 
-def point(n, checkout, duration, ll=524288):
+def point(n, checkout, duration, ll=524288, branches=False):
     """Per-packet counts (whole, marginal) of one flow count on one checkout.
 
-    *ll*: the simulated last level's size in bytes (16-way above 512 kB).
+    *ll*: the simulated last level's size in bytes (16-way above 512 kB);
+    *branches*: also count mispredicted branches (Bcm, Bim).
     """
+    events = EVENTS + (BRANCH_EVENTS if branches else ())
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         env = dict(os.environ, PYTHONPATH=str(checkout))
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
                "--I1=32768,8,64", "--D1=32768,8,64", f"--LL={ll},{8 if ll <= 524288 else 16},64",
+               *(["--branch-sim=yes"] if branches else []),
                f"--callgrind-out-file={out}", sys.executable, "-c", _POINT, str(n),
                str(duration)]
         proc = subprocess.run(cmd, cwd=checkout, env=env, capture_output=True, text=True)
@@ -114,21 +122,22 @@ def point(n, checkout, duration, ll=524288):
         if len(dumps) < 2:
             raise RuntimeError(f"{n} flows: {len(dumps)} dumps, expected 2")
         a, b = _totals(dumps[0]), _totals(dumps[1])
-    whole = {k: a[k] / p1 for k in EVENTS}
-    marginal = {k: (b[k] - a[k]) / (p2 - p1) for k in EVENTS}
+    whole = {k: a[k] / p1 for k in events}
+    marginal = {k: (b[k] - a[k]) / (p2 - p1) for k in events}
     return {"packets": p1, "events": e1 / p1, "whole": whole, "marginal": marginal}
 
 
 def _print(label, n, p, first):
     w, m = p["whole"], p["marginal"]
+    events = tuple(w)
     print(f"{label:<10}{n:>6}{p['packets']:>9}{p['events']:>7.2f}  "
-          + "".join(f"{w[k]:>9.1f}" for k in EVENTS) + "  |"
-          + "".join(f"{m[k]:>9.1f}" for k in EVENTS), flush=True)
+          + "".join(f"{w[k]:>9.1f}" for k in events) + "  |"
+          + "".join(f"{m[k]:>9.1f}" for k in events), flush=True)
     if first:
         f = first[0]
         print(f"{'':<10}{'x first':>6}{'':>16}  "
-              + "".join(_ratio(w[k], f["whole"][k]) for k in EVENTS) + "  |"
-              + "".join(_ratio(m[k], f["marginal"][k]) for k in EVENTS), flush=True)
+              + "".join(_ratio(w[k], f["whole"][k]) for k in events) + "  |"
+              + "".join(_ratio(m[k], f["marginal"][k]) for k in events), flush=True)
 
 
 def _ratio(x, first):
@@ -144,6 +153,8 @@ def main(argv=None):
     ap.add_argument("--last-level", type=int, default=524288, metavar="BYTES",
                     help="the simulated last level's size (default 512 kB, one core's L2; "
                          "2097152 is where memory_latency.py finds this VM's cliff)")
+    ap.add_argument("--branches", action="store_true",
+                    help="also count mispredicted branches (valgrind's model; slower)")
     args = ap.parse_args(argv)
     if args.last_level < 65536 or args.last_level & (args.last_level - 1):
         ap.error(f"--last-level: a power of two of at least 65536 bytes, got {args.last_level}")
@@ -156,13 +167,14 @@ def main(argv=None):
             ap.error(f"--flows: each in {sorted(DURATION)}, got {n}")
     print("Reno, n-flow dumbbell (bench_scaling.py's); per delivered packet; "
           "whole run of D | marginal (run of 2D - run of D)")
+    events = EVENTS + (BRANCH_EVENTS if args.branches else ())
     print(f"{'':<10}{'flows':>6}{'packets':>9}{'ev/pkt':>7}  "
-          + "".join(f"{k:>9}" for k in EVENTS) + "  |" + "".join(f"{k:>9}" for k in EVENTS))
+          + "".join(f"{k:>9}" for k in events) + "  |" + "".join(f"{k:>9}" for k in events))
     firsts = {}
     for n in flows:
         for label, checkout in ([("baseline", args.baseline)] if args.baseline else []) \
                 + [("this", ROOT)]:
-            p = point(n, checkout, DURATION[n], args.last_level)
+            p = point(n, checkout, DURATION[n], args.last_level, args.branches)
             first = firsts.setdefault(label, [])
             _print(label, n, p, first)
             if not first:
