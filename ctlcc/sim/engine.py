@@ -450,15 +450,27 @@ def _heap_fields(hf, hi):
     field, then still a quarter with 64-byte entries.  The times and
     operands are views; the sequence numbers and kinds are decoded copies.
     """
-    keys = hi[K.HQ_S::K.NHQ]
-    return (hf[K.HQ_T::K.NHQ], keys >> K.KIND_BITS, keys & K.KIND_MASK, hi[K.HQ_A::K.NHQ],
-            hi[K.HQ_B::K.NHQ])
+    return tuple(field(hf, hi) for field in _HEAP_FIELDS)
+
+
+#: How each field of :func:`_heap_fields` is read from a heap table (hf, hi).
+_HEAP_FIELDS = (
+    lambda hf, hi: hf[K.HQ_T::K.NHQ],
+    lambda hf, hi: hi[K.HQ_S::K.NHQ] >> K.KIND_BITS,
+    lambda hf, hi: hi[K.HQ_S::K.NHQ] & K.KIND_MASK,
+    lambda hf, hi: hi[K.HQ_A::K.NHQ],
+    lambda hf, hi: hi[K.HQ_B::K.NHQ],
+)
 
 
 def _heap_field(table, column):
-    """A read-only property: field *column* of :func:`_heap_fields` of heap *table*."""
-    return property(lambda self: _heap_fields(getattr(self, table[0] + "f"),
-                                              getattr(self, table[0] + "i"))[column],
+    """A read-only property: field *column* of :func:`_heap_fields` of heap *table* (h, t).
+
+    Reads that field only (a view, or for the sequence numbers and kinds a
+    decoded copy), not all five.
+    """
+    field = _HEAP_FIELDS[column]
+    return property(lambda self: field(getattr(self, table + "f"), getattr(self, table + "i")),
                     doc=f"{'time sequence kind a b'.split()[column]} of the "
                         f"{'event' if table == 'h' else 'timer'} heap's entries (Python's view)")
 
