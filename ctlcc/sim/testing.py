@@ -309,7 +309,15 @@ class SenderHarness:
         rows = list(zip(sim.ht[:n], sim.hs[:n], sim.hk[:n], sim.ha[:n], sim.hb[:n]))
         m = int(sim.meta[K.M_TIMERS])   # the retransmission timers' own heap (net.schedule)
         rows += list(zip(sim.tt[:m], sim.ts[:m], sim.tk[:m], sim.ta[:m], sim.tb[:m]))
-        # the heap holds each channel's oldest packet; the others wait behind it
+        # a run with many channels keeps their oldest packets' arrivals on the wheel
+        # (net.wheel_put) until they are due, the heap the others'
+        for s in range(K.WHEEL_SLOTS):
+            c = int(sim.meta[K.M_WHEEL_HEADS + s])
+            while c >= 0:
+                p = int(sim.ci[c, K.K_FIFO_HEAD])
+                rows.append((sim.pf[p, K.Q_ARRIVAL], sim.pi[p, K.P_EVENT_SEQ], K.EV_ARRIVE, p, c))
+                c = int(sim.ci[c, K.K_W_NEXT])
+        # the heap or the wheel holds each channel's oldest packet; the others wait behind it
         for c in range(sim.ci.shape[0]):
             p = int(sim.ci[c, K.K_FIFO_HEAD])
             p = int(sim.pi[p, K.P_NEXT]) if p >= 0 else -1

@@ -2,6 +2,8 @@
 
 The event heap holds only the arrival of each channel's oldest packet; the
 packets behind it wait in the channel's list (``ctlcc.sim._core.net.offer``).
+(A run with many channels keeps those arrivals on the arrival wheel until
+they are due: ``test_arrival_wheel``; the harness's runs here have few.)
 Expected times from the timing model by hand: a window of 4 segments of
 ``data_bits`` sent at t = 0 on the 10 Mb/s, 0.2 ms access link reach the
 router at ``(k + 1) a + d_a`` (a = data_bits / 10 Mb/s), and the 1.5 Mb/s,

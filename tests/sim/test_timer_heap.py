@@ -1,8 +1,8 @@
 """The retransmission timers' own heap (``ctlcc.sim._core.net.schedule``).
 
 Every event draws its sequence number from one counter; the timers
-(``EV_RTO``) wait in a heap of their own and the loop takes the earlier of
-the two heads.  Expected: the order one heap would give, i.e. the events
+(``EV_RTO``), with every other event but the packets' arrivals, wait in a
+heap of their own and the loop takes the earlier of the two heads.  Expected: the order one heap would give, i.e. the events
 sorted by (time, sequence number) - checked against ``sorted`` on random
 events, and on whole runs against the same run with the timer heap made
 too small to start with (its growth path), event for event.
@@ -56,14 +56,14 @@ def test_two_heaps_give_the_order_of_time_then_push(seed):
     got = _drain(ctx, times, kinds)
     expected = sorted(range(n), key=lambda i: (times[i], i))   # (t, seq): seq is push order
     assert list(got) == expected
-    # and every timer went to the timer heap, every other event to the event heap
+    # and every arrival went to the event heap, every other event to the timer heap
     ctx = _ctx(n + 1)
     for i in range(n):
         net.schedule(ctx, times[i], kinds[i], i, 0)
-    assert int(ctx.meta[K.M_TIMERS]) == int(np.sum(kinds == K.EV_RTO))
-    assert int(ctx.meta[K.M_HEAP]) == n - int(np.sum(kinds == K.EV_RTO))
-    assert set(_heap_fields(ctx.tf, ctx.ti)[2][:ctx.meta[K.M_TIMERS]]) <= {K.EV_RTO}
-    assert K.EV_RTO not in set(_heap_fields(ctx.hf, ctx.hi)[2][:ctx.meta[K.M_HEAP]])
+    assert int(ctx.meta[K.M_HEAP]) == int(np.sum(kinds == K.EV_ARRIVE))
+    assert int(ctx.meta[K.M_TIMERS]) == n - int(np.sum(kinds == K.EV_ARRIVE))
+    assert set(_heap_fields(ctx.hf, ctx.hi)[2][:ctx.meta[K.M_HEAP]]) <= {K.EV_ARRIVE}
+    assert K.EV_ARRIVE not in set(_heap_fields(ctx.tf, ctx.ti)[2][:ctx.meta[K.M_TIMERS]])
 
 
 def _scenario():
@@ -75,9 +75,9 @@ def test_a_run_keeps_one_pending_timer_heap_apart_from_the_events():
     sim = _Simulation(_scenario(), 3.0, False, 0.1)
     sim.drive(np.random.default_rng(0), False)
     m, n = int(sim.meta[K.M_TIMERS]), int(sim.meta[K.M_HEAP])
-    assert m > 0
-    assert set(sim.tk[:m]) == {K.EV_RTO}
-    assert K.EV_RTO not in set(sim.hk[:n])
+    assert m > 0 and n > 0
+    assert K.EV_RTO in set(sim.tk[:m]) and K.EV_ARRIVE not in set(sim.tk[:m])
+    assert set(sim.hk[:n]) == {K.EV_ARRIVE}
 
 
 def test_a_timer_heap_too_small_grows_and_changes_nothing():

@@ -4,7 +4,8 @@
 Events come off the heap in time order (ties in the order they were
 pushed; a packet's arrival at the end of a channel counts as pushed when it
 entered the channel, although only each channel's oldest packet is in the
-heap, see :func:`.net.next_arrival`).  The loop moves packets through channels (:mod:`.net`) and hands
+heap, see :func:`.net.next_arrival`, or on the arrival wheel until it is due,
+:func:`.net.wheel_settle`).  The loop moves packets through channels (:mod:`.net`) and hands
 every event that concerns a sender to that flow's hook (:mod:`.hooks`),
 called through the address in ``ctx.hooks[f, H_...]``: the loop is compiled
 once, whatever senders run, and a sender's hooks are compiled when a run
@@ -29,13 +30,14 @@ from .layout import (
     I_SENT, I_UNIQUE, K_LOSSES, KIND_MASK, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK,
     M_MARGIN,
     M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_OFFER, M_PENDING, M_PUSH, M_PYTHON_FLOW, M_SEND,
-    M_TIMERS, M_TRACE, M_UNDISPATCHED, M_WORLD, NEED_POOL, NHQ, NEED_PYTHON, NEED_TRACE, P_ECN,
+    M_TIMERS, M_TRACE, M_UNDISPATCHED, M_WHEEL_N, M_WORLD, NEED_POOL, NHQ, NEED_PYTHON,
+    NEED_TRACE, P_ECN,
     P_FLAG, P_FLOW, P_HOP, P_KIND, P_RETX, P_SEQ, Q_AUX1, Q_AUX2, Q_ECHO, SENDER_ERROR,
     UNDISPATCHED, UNLINKED,
 )
 from .net import (
     Ack, borrow, earliest_is_timer, forward, heap_pop, heap_pop_in, log_drop, log_rtt, lost,
-    next_arrival, push_here, release, waiting,
+    next_arrival, push_here, release, waiting, wheel_settle,
 )
 from .occupancy import sample_by_flow
 
@@ -134,7 +136,7 @@ def run_kernel(until, ctx, rng):
             missing(f, H_RESUME, ctx)
         elif hooked(call_resume(hooks[f, H_RESUME], g[G_NOW], f, wp), f, H_RESUME, ctx):
             return NEED_PYTHON if meta[M_PENDING] > 0 else SENDER_ERROR
-    while meta[M_HEAP] > 0 or meta[M_TIMERS] > 0:
+    while meta[M_HEAP] > 0 or meta[M_TIMERS] > 0 or meta[M_WHEEL_N] > 0:
         if meta[M_UNDISPATCHED] != 0:
             return UNDISPATCHED
         if meta[M_ERROR] != 0:
@@ -147,7 +149,9 @@ def run_kernel(until, ctx, rng):
                                    or meta[M_NDROP] + 4 * meta[M_MARGIN]
                                    >= ctx.drop_buf.shape[0]):
             return NEED_TRACE
-        # the earlier of the two heaps' heads (net.schedule): the timers' or the events'
+        # the earlier of the two heaps' heads (net.schedule): the timers' or the events',
+        # once the event heap's head is not later than any arrival on the wheel
+        wheel_settle(ctx.hf, ctx.hi, meta, g, ctx.pi, ctx.pf, ctx.ci)
         if earliest_is_timer(ctx):
             if ctx.tf[HQ_T] >= until:
                 return DONE
@@ -157,7 +161,7 @@ def run_kernel(until, ctx, rng):
                 return DONE
             kind = ctx.hi[HQ_S] & KIND_MASK
             if kind == EV_ARRIVE:   # the channel's next packet (if any) takes the entry's place
-                now, a, b = next_arrival(ctx.hf, ctx.hi, meta, ctx.pi, ctx.pf, ctx.ci)
+                now, a, b = next_arrival(ctx.hf, ctx.hi, meta, ctx.pi, ctx.pf, g, ctx.ci)
             else:
                 now, kind, a, b = heap_pop(ctx.hf, ctx.hi, meta)
         g[G_NOW] = now

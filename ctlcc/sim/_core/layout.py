@@ -63,13 +63,17 @@ NI_COMMON = 32
 # as float64 (cf) - two views of the same memory (engine._Simulation._rows), so an int column
 # and a float column never share an index.  Every hop of a packet reads or writes the
 # columns of its channel's first two cache lines (words 0-15: ring, FIFO list, AQM and loss
-# kind, counters, rate, delay, end of the last transmission, waiting and busy sums); the
-# rest (loss model's parameters, AQM state) only on lossy or AQM links.  Rows start on a
-# 64-byte boundary.
+# kind, counters, rate, delay, end of the last transmission, waiting and busy sums, the
+# arrival wheel's link); the rest (loss models' parameters, AQM state) only on lossy or
+# AQM links.  Rows start on a 64-byte boundary.
 K_CAP, K_RING_OFF, K_RING_HEAD, K_RING_COUNT, K_FIFO_HEAD, K_FIFO_TAIL, K_AQM, K_LOSS_KIND = (
     0, 1, 2, 3, 4, 5, 6, 7)
 K_ARRIVALS, K_MAXQ = 8, 9
-C_RATE, C_DELAY, C_LAST_END, C_WAIT_SUM, C_BUSY_SUM, C_P = 10, 11, 12, 13, 14, 15
+C_RATE, C_DELAY, C_LAST_END, C_WAIT_SUM, C_BUSY_SUM = 10, 11, 12, 13, 14
+# while the arrival of the channel's oldest packet (K_FIFO_HEAD) waits on the arrival wheel
+# (net.wheel_put), the next channel of the same slot (-1: none); the arrival's time and
+# sequence number are in that packet's row (Q_ARRIVAL, P_EVENT_SEQ)
+K_W_NEXT = 15
 # drops and losses, Gilbert-Elliott's state and a loss list's position (K_GE_BAD, K_LIST_*,
 # K_SEEN), then the loss models' parameters
 K_DROPS, K_LOSSES, K_GE_BAD, K_LIST_OFF, K_LIST_LEN, K_LIST_POS, K_SEEN = (
@@ -91,6 +95,8 @@ K_AQM_FLAGS, K_RED_COUNT, K_RED_OLD, K_AQM_RNG, K_AQM_DROPS, K_MARKS = 36, 37, 3
 # RED's min_queue (RedParams.gate_threshold: no early or forced drop while at most this many
 # packets wait; negative: no such rule)
 C_RED_MIN_QUEUE = 42
+# Bernoulli loss's probability (read at the channel's end, on a lossy channel only)
+C_P = 43
 NCW = 48
 NCF = NCI = NCW
 # AQM kinds (K_AQM) and option bits (K_AQM_FLAGS)
@@ -101,7 +107,8 @@ AQM_GENTLE, AQM_WAIT, AQM_ECN, AQM_HARD_DROP = 1, 2, 4, 8
 # never share an index).  Words 0-7, one cache line (rows start on a 64-byte boundary),
 # hold what every hop reads or writes: flow, kind, hop; the sequence number and time
 # (Q_ARRIVAL) of the packet's arrival event at the end of its channel, drawn from
-# meta[M_HEAP_SEQ]; and the packet behind it in that channel (P_NEXT, -1: none) with that
+# meta[M_HEAP_SEQ] (read when that arrival moves from the arrival wheel into the heap,
+# net.wheel_settle); and the packet behind it in that channel (P_NEXT, -1: none) with that
 # packet's arrival key (P_NEXT_SEQ, Q_NEXT_ARRIVAL), so that when this packet arrives the
 # next one takes its place in the heap without its own row being read (net.next_arrival);
 # words 8-13 what an AQM or the end hosts read.
@@ -135,12 +142,28 @@ M_PYTHON_FLOW, M_MARGIN, M_PENDING, M_UNDISPATCHED, M_HOOK, M_ERROR, M_ERROR_FLO
 #: the address of the world (run's arrays) the running event loop stored, and those of
 #: the transport services compiled once (net.send/push/enqueue call them by address)
 M_WORLD, M_SEND, M_PUSH, M_OFFER = 16, 17, 18, 19
-#: entries of the timer heap (the retransmission timers, EV_RTO: ``ctx.tf``/``ctx.ti``;
-#: every other event is in the event heap, ``ctx.hf``/``ctx.hi``, M_HEAP entries)
+#: entries of the timer heap (``ctx.tf``/``ctx.ti``: the retransmission timers, EV_RTO, and
+#: every other event but the packets' arrivals, which are in the event heap, ``ctx.hf``/
+#: ``ctx.hi``, M_HEAP entries, or on the arrival wheel: net.schedule, net.wheel_put)
 M_TIMERS = 15
-NM = 20
+#: the arrival wheel (net.wheel_put; a run with few channels leaves it off, G_WHEEL_INV = 0):
+#: the entries it holds, the first slot it can hold (a slot number: floor(t * G_WHEEL_INV)),
+#: then in words M_WHEEL_BITS... a bit per slot (WHEEL_SLOTS / 64 words) and a word with a
+#: bit per non-zero one, and from M_WHEEL_HEADS each slot's first channel (-1: empty)
+M_WHEEL_N, M_WHEEL_V = 20, 21
+WHEEL_SLOTS = 1024
+WHEEL_MASK = WHEEL_SLOTS - 1
+M_WHEEL_BITS = 64
+M_WHEEL_SUMMARY = M_WHEEL_BITS + WHEEL_SLOTS // 64
+M_WHEEL_HEADS = 128
+NM = M_WHEEL_HEADS + WHEEL_SLOTS
+assert WHEEL_SLOTS & WHEEL_MASK == 0 and WHEEL_SLOTS <= 64 * 64, \
+    "a power of two; one summary word: a bit per word of the slots' bits"
+assert M_WHEEL_SUMMARY < M_WHEEL_HEADS
 # --- global params (float) ---
 G_DATA_BITS, G_ACK_BITS, G_MIN_RTO, G_MAX_RTO, G_INIT_RTO = 0, 1, 2, 3, 4
+#: slots of the arrival wheel per second (0: no wheel, every arrival in the event heap)
+G_WHEEL_INV = 5
 G_MAX_WINDOW, G_DUPTHRESH, G_INIT_WINDOW, G_SAMPLE_DT, G_NOW = 8, 9, 10, 11, 12
 G_RTT_EVERY, G_LIMITED, G_TIMESTAMPS = 13, 14, 15
 #: four numbers a hook that stops the run leaves for its spec's message

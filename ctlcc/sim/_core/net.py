@@ -10,9 +10,11 @@ at any instant, so one event per packet per hop suffices; and since the
 packets leave a channel in the order they entered it, the heap holds only
 the arrival of each channel's oldest packet, the others wait in the
 channel's list (:func:`offer`, :func:`next_arrival`): the event heap's
-size is the number of busy channels plus the pacing and sampling events,
-not the packets in flight.  The retransmission timers, one per flow, wait
-in a heap of their own (:func:`schedule`).
+size is the number of busy channels, not the packets in flight.  In a run
+with many channels those heads' arrivals wait on the arrival wheel instead,
+and enter the heap a slot at a time, just before they are due
+(:func:`wheel_put`, :func:`wheel_settle`).  The retransmission timers, one
+per flow, and the other events wait in a heap of their own (:func:`schedule`).
 
 Every function takes the run's arrays grouped in one namedtuple ``ctx``
 (:data:`Ctx`).  The event loop and each sender hook work on a *borrowed*
@@ -27,6 +29,7 @@ packet crosses from a dozen places, is compiled once, on its own.
 import numba
 import numpy as np
 from numba import types
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .layout import (
     AQM_DROPTAIL, C_BUSY_SUM, C_DELAY, C_LAST_END, C_LOSS_BAD, C_LOSS_GOOD, C_MEAN_BAD, C_MEAN_GOOD,
@@ -34,16 +37,18 @@ from .layout import (
     HQ_A, HQ_B, HQ_S, HQ_T, KIND_BITS, KIND_MASK, NHQ,
     F_MIN_RTT, F_RATE, F_ROUND_MIN_RTT, F_RTO, F_RTO_DEADLINE, F_RTO_EVT, F_RTTVAR, F_SRTT,
     ECN_CAPABLE, ECN_CE, ECN_CWR, ECN_ECE, ECN_ECHOING, ECN_ECT, ECN_SEND_CWR, G_ACK_BITS,
-    G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, I_ACK_DROP,
+    G_DATA_BITS, G_MAX_RTO, G_MAX_WINDOW, G_MIN_RTO, G_RTT_EVERY, G_WHEEL_INV, I_ACK_DROP,
     I_ACK_SENT, I_ACKS_RECEIVED, I_ACTIVE, I_DROP_Q, I_ECN, I_RCV_NXT, I_RETX,
     I_ROUND_RTTS, I_PACE_GEN, I_RTO_GEN, I_RTO_PENDING, I_RTT_SAMPLED, I_SENT, I_SND_MAX,
     I_SND_NXT, I_SND_UNA, I_UNIQUE, K_AQM, K_ARRIVALS, K_CAP, K_DROPS, K_GE_BAD, K_LIST_LEN,
     K_FIFO_HEAD, K_FIFO_TAIL, K_LIST_OFF, K_LIST_POS, K_LOSS_KIND, K_MAXQ, K_RING_COUNT,
-    K_RING_HEAD, K_RING_OFF, K_SEEN,
+    K_RING_HEAD, K_RING_OFF, K_SEEN, K_W_NEXT,
     LOSS_BERNOULLI, LOSS_GE, LOSS_NONE, M_HEAP, M_HEAP_SEQ, M_NDROP, M_NFREE, M_NRTT, M_OFFER,
-    M_PUSH, M_SEND, M_TIMERS, M_TRACE, M_WORLD, P_ECN, P_EVENT_SEQ, P_FLAG, P_FLOW, P_HOP,
+    M_PUSH, M_SEND, M_TIMERS, M_TRACE, M_WHEEL_BITS, M_WHEEL_HEADS, M_WHEEL_N,
+    M_WHEEL_SUMMARY, M_WHEEL_V, M_WORLD, P_ECN, P_EVENT_SEQ, P_FLAG, P_FLOW, P_HOP,
     P_KIND, P_NEXT,
     P_NEXT_SEQ, P_RETX, P_SEQ, Q_ARRIVAL, Q_AUX1, Q_AUX2, Q_ECHO, Q_NEXT_ARRIVAL, Q_SENT_TIME,
+    WHEEL_MASK, WHEEL_SLOTS,
 )
 from .aqm import DROPPED, MARKED, admit, waiting_at
 from .world import (  # noqa: F401  (Ack, Ctx, borrow, sample_ctx: re-exported)
@@ -139,24 +144,33 @@ def heap_put(hf, hi, i, t, s, a, b):
 def schedule(ctx, t, kind, a, b):
     """Schedule event (t, kind, a, b) under the next sequence number (ties: push order).
 
-    Retransmission timers (``EV_RTO``) go to the timer heap, every other
-    event to the event heap; the loop takes the earlier of the two heads
-    (:func:`earliest_is_timer`).  Every event still draws its sequence number
-    from the one counter, so the two heaps give the events in the order one
-    heap would: keys ``(t, seq)`` are unique and totally ordered.  Why two:
-    at 1000 flows three in four pending events are timers (one per flow,
-    an RTO ahead), at the bottom of one heap of some 2,000 entries, which
-    every packet's arrival sifted through; alone, the event heap holds the
-    busy channels' heads (a few hundred) and stays in the L1 cache, and a
-    timer is touched once per flow and RTO.
+    Every event scheduled here goes to the timer heap (``ctx.tf``/``ctx.ti``):
+    the retransmission timers (``EV_RTO``), the flows' other events (pacing,
+    steps, starts and stops) and the samples.  The event heap
+    (``ctx.hf``/``ctx.hi``) holds the packets' arrivals (:func:`offer`).  The
+    loop takes the earlier of the two heads (:func:`earliest_is_timer`).
+    Every event still draws its sequence number from the one counter, so the
+    two heaps give the events in the order one heap would: keys ``(t, seq)``
+    are unique and totally ordered.
+
+    Why two: at 1000 flows three in four pending events are timers (one per
+    flow, an RTO ahead), at the bottom of one heap of some 2,000 entries,
+    which every packet's arrival sifted through; apart, the arrivals' heap
+    holds the busy channels' heads (a few hundred), and a timer is touched
+    once per flow and RTO.  Why the other events too: with the arrival wheel
+    on (:func:`wheel_put`) the arrivals' heap holds little more than the next
+    slot's arrivals, which enter it at its top; the flows' pending starts
+    there (the bench's 1000 flows start within its first second) made each
+    of them sift up past those and back down: +600 instructions a packet in
+    that second, counted.
     """
     meta = ctx.meta
     seq = meta[M_HEAP_SEQ]
     meta[M_HEAP_SEQ] = seq + 1
-    if kind == EV_RTO:
-        heap_insert_in(ctx.tf, ctx.ti, meta, M_TIMERS, t, seq, kind, a, b)
-    else:
+    if kind == EV_ARRIVE:
         heap_insert_in(ctx.hf, ctx.hi, meta, M_HEAP, t, seq, kind, a, b)
+    else:
+        heap_insert_in(ctx.tf, ctx.ti, meta, M_TIMERS, t, seq, kind, a, b)
 
 
 @_inline
@@ -255,6 +269,111 @@ def sift_down(hf, hi, n, t, s, a, b):
         heap_move(hf, hi, i, c)
         i = c
     heap_put(hf, hi, i, t, s, a, b)
+
+
+# --- the arrival wheel -------------------------------------------------------------------
+# At 1000 flows the event heap holds the arrivals of some 500 busy channels' oldest packets,
+# and each of a packet's six hops sifted one through its nine levels: a sift costs the
+# logarithm of the heap, the one term of the cost per packet that grew with the flows.  So
+# a run with many channels (engine.WHEEL_MIN_CHANNELS) puts those arrivals on a wheel of
+# WHEEL_SLOTS slots instead, slot v holding the arrivals with floor(t * G_WHEEL_INV) = v
+# (unsorted), and moves a slot into the heap only when the heap's head is not earlier than
+# the slot's start (wheel_settle): the heap holds the arrivals of the next slot or so (the
+# other events wait in the timer heap: schedule), and the wheel's cost per arrival does not
+# depend on how many wait.
+#
+# The order of events is the heap's: (time, sequence number).  The wheel holds slots
+# M_WHEEL_V ... M_WHEEL_V + WHEEL_SLOTS - 1 only (slot v in position v & WHEEL_MASK, so a
+# position holds one slot); an arrival outside them goes to the heap.  The heap's head is
+# taken only when t_head * G_WHEEL_INV < M_WHEEL_V, i.e. (floor being monotone) when it is
+# earlier than every arrival on the wheel; otherwise the wheel's first non-empty slot moves
+# into the heap first.  A slot's time span is G_WHEEL_INV's inverse; no arrival is more than
+# a data packet's transmission and the channel's delay ahead of its scheduling (the head of
+# an empty channel starts at once, the next one leaves behind it), which the engine makes
+# WHEEL_SLOTS - 2 slots, so every arrival fits when the wheel's first slot is now's.
+
+_FLOAT_INT_EXACT = 2.0 ** 52   # slot numbers stay below it: as floats they are exact
+
+
+@_inline
+def wheel_put(now, t, c, meta, g, ci):
+    """Put the arrival at time t of channel c's oldest packet on the wheel; False if it does
+    not fit there (no wheel, or t outside the wheel's slots: the caller heaps it).
+
+    Only the channel is linked into its slot: the packet is the channel's ``K_FIFO_HEAD``,
+    and its arrival's time and sequence number are in its row (``Q_ARRIVAL``,
+    ``P_EVENT_SEQ``, :func:`offer`), read when the slot moves into the heap, just before
+    the packet arrives (its row's first line is then read anyway).  So a wheel entry costs
+    no line beyond the channel's first two, which the hop touches already.
+    """
+    inv = g[G_WHEEL_INV]
+    if inv == 0.0:
+        return False
+    x = t * inv
+    if not x < _FLOAT_INT_EXACT:
+        return False
+    v = np.int64(x)
+    n = meta[M_WHEEL_N]
+    if n == 0:   # empty: its first slot is now's (no arrival is earlier)
+        meta[M_WHEEL_V] = np.int64(now * inv)
+    d = v - meta[M_WHEEL_V]
+    if d < 0 or d >= WHEEL_SLOTS:
+        return False
+    s = v & WHEEL_MASK
+    ci[c, K_W_NEXT] = meta[M_WHEEL_HEADS + s]
+    meta[M_WHEEL_HEADS + s] = c
+    meta[M_WHEEL_BITS + (s >> 6)] |= np.int64(1) << (s & 63)
+    meta[M_WHEEL_SUMMARY] |= np.int64(1) << (s >> 6)
+    meta[M_WHEEL_N] = n + 1
+    return True
+
+
+@_inline
+def arrival_insert(now, t, seq, p, c, hf, hi, meta, g, ci):
+    """Schedule the arrival (t, seq) of packet p, channel c's oldest: wheel, else heap."""
+    if not wheel_put(now, t, c, meta, g, ci):
+        heap_insert(hf, hi, meta, t, seq, EV_ARRIVE, p, c)
+
+
+@_inline
+def wheel_first(meta):
+    """The wheel's first non-empty slot (its number), from M_WHEEL_V on; the wheel is not empty."""
+    base = meta[M_WHEEL_V]
+    s0 = base & WHEEL_MASK
+    w0 = s0 >> 6
+    m = meta[M_WHEEL_BITS + w0] & (np.int64(-1) << (s0 & 63))
+    if m != 0:
+        s = (w0 << 6) + trailing_zeros(m)
+    else:
+        summary = meta[M_WHEEL_SUMMARY]
+        later = summary & (np.int64(-2) << w0)   # the words after w0 (none when w0 = 63)
+        w = trailing_zeros(later) if later != 0 else trailing_zeros(summary)   # or wrapped
+        s = (w << 6) + trailing_zeros(meta[M_WHEEL_BITS + w])
+    return base + ((s - s0) & WHEEL_MASK)
+
+
+@_inline
+def wheel_settle(hf, hi, meta, g, pi, pf, ci):
+    """Move the wheel's first slots into the heap until the heap's head is the earliest
+    pending arrival or event (see above); nothing when the wheel is empty."""
+    while meta[M_WHEEL_N] > 0 and (meta[M_HEAP] == 0 or hf[_hq(0, HQ_T)] * g[G_WHEEL_INV]
+                                   >= np.float64(meta[M_WHEEL_V])):
+        v = wheel_first(meta)
+        s = v & WHEEL_MASK
+        c = meta[M_WHEEL_HEADS + s]
+        meta[M_WHEEL_HEADS + s] = -1
+        k = 0
+        while c >= 0:
+            p = ci[c, K_FIFO_HEAD]
+            heap_insert(hf, hi, meta, pf[p, Q_ARRIVAL], pi[p, P_EVENT_SEQ], EV_ARRIVE, p, c)
+            c = ci[c, K_W_NEXT]
+            k += 1
+        word = meta[M_WHEEL_BITS + (s >> 6)] & ~(np.int64(1) << (s & 63))
+        meta[M_WHEEL_BITS + (s >> 6)] = word
+        if word == 0:
+            meta[M_WHEEL_SUMMARY] &= ~(np.int64(1) << (s >> 6))
+        meta[M_WHEEL_N] -= k
+        meta[M_WHEEL_V] = v + 1
 
 
 @_jit
@@ -393,7 +512,7 @@ def offer(now, p, c, g, meta, hf, hi, pi, pf, free, cf, ci, ring_s, ring_e, fi,
     pf[p, Q_ARRIVAL] = t
     if ci[c, K_FIFO_HEAD] < 0:
         ci[c, K_FIFO_HEAD] = p
-        heap_insert(hf, hi, meta, t, seq, EV_ARRIVE, p, c)
+        arrival_insert(now, t, seq, p, c, hf, hi, meta, g, ci)
     else:  # behind the tail, whose row also keeps this packet's key (see next_arrival)
         tail = ci[c, K_FIFO_TAIL]
         pi[tail, P_NEXT] = p
@@ -403,7 +522,7 @@ def offer(now, p, c, g, meta, hf, hi, pi, pf, free, cf, ci, ring_s, ring_e, fi,
 
 
 @_inline
-def next_arrival(hf, hi, meta, pi, pf, ci):
+def next_arrival(hf, hi, meta, pi, pf, g, ci):
     """Take the heap's earliest event, an arrival; its channel's next packet takes its place.
 
     Call when the earliest event is an ``EV_ARRIVE``; returns (t, p, c), the
@@ -432,8 +551,11 @@ def next_arrival(hf, hi, meta, pi, pf, ci):
     else:
         prefetch_row(pi, q)
         ci[c, K_FIFO_HEAD] = q
-        heap_replace_top(hf, hi, meta, pf[p, Q_NEXT_ARRIVAL], pi[p, P_NEXT_SEQ],
-                         EV_ARRIVE, q, c)
+        tq, sq = pf[p, Q_NEXT_ARRIVAL], pi[p, P_NEXT_SEQ]
+        if wheel_put(t, tq, c, meta, g, ci):
+            heap_pop(hf, hi, meta)
+        else:
+            heap_replace_top(hf, hi, meta, tq, sq, EV_ARRIVE, q, c)
     return t, p, c
 
 
