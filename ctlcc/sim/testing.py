@@ -307,7 +307,7 @@ class SenderHarness:
             f = self._flow(f)
         n = int(sim.meta[K.M_HEAP])
         rows = list(zip(sim.ht[:n], sim.hs[:n], sim.hk[:n], sim.ha[:n], sim.hb[:n]))
-        m = int(sim.meta[K.M_TIMERS])   # the retransmission timers' own heap (net.schedule)
+        m = int(sim.meta[K.M_TIMERS])   # the timers' heap, with every other event (net.schedule)
         rows += list(zip(sim.tt[:m], sim.ts[:m], sim.tk[:m], sim.ta[:m], sim.tb[:m]))
         # a run with many channels keeps their oldest packets' arrivals on the wheel
         # (net.wheel_put) until they are due, the heap the others'
