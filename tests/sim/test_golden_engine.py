@@ -11,7 +11,7 @@ regenerates the file and says so in its commit.
 import numpy as np
 import pytest
 
-from ctlcc.sim import run
+from ctlcc.sim import engine, run
 
 from . import make_golden as G
 
@@ -19,8 +19,13 @@ _STORE = np.load(G.PATH)
 _CASES = G.cases()
 
 
+# wheel: every case also with the arrival wheel forced on (engine.WHEEL_MIN_CHANNELS = 0;
+# these small scenarios leave it off), against the same fingerprints, made before it existed
+@pytest.mark.parametrize("wheel", [False, True], ids=["heap", "wheel"])
 @pytest.mark.parametrize("key, args, duration, seed, trace", _CASES, ids=[c[0] for c in _CASES])
-def test_engine_matches_golden(key, args, duration, seed, trace):
+def test_engine_matches_golden(monkeypatch, key, args, duration, seed, trace, wheel):
+    if wheel:
+        monkeypatch.setattr(engine, "WHEEL_MIN_CHANNELS", 0)
     result = run(G.build(*args), duration, seed=seed, trace=trace, progress=False)
     flows, queues, digests = G.fingerprint(result)
     np.testing.assert_array_equal(flows, _STORE[key + "|flows"])
