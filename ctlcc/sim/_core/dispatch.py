@@ -25,9 +25,9 @@ from .hooks import (
 from .layout import (
     DONE, EV_ARRIVE, EV_PACE, EV_RTO, EV_SAMPLE, EV_START, EV_STEP, EV_STOP, F_CWND, F_RATE,
     F_ROUND_START, F_RTO_DEADLINE, F_RTO_EVT, G_NOW, G_SAMPLE_DT, H_ACK, H_DATA, H_PACE,
-    H_RESUME, H_START, H_STEP, H_TIMER, HOOK_OK, HOOK_PYTHON, HQ_S, HQ_T, I_ACTIVE,
+    H_RESUME, H_START, H_STEP, H_TIMER, HOOK_OK, HOOK_PYTHON, HQ_T, I_ACTIVE,
     I_DELIVERED, I_DROP_L, I_PACE_GEN, I_PROTO, I_RTO_GEN, I_RTO_PENDING,
-    I_SENT, I_UNIQUE, K_LOSSES, KIND_MASK, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK,
+    I_SENT, I_UNIQUE, K_LOSSES, M_ERROR, M_ERROR_FLOW, M_EVENTS, M_HEAP, M_HOOK,
     M_MARGIN,
     M_NDROP, M_NFREE, M_NRTT, M_NSAMPLES, M_OFFER, M_PENDING, M_PUSH, M_PYTHON_FLOW, M_SEND,
     M_TIMERS, M_TRACE, M_UNDISPATCHED, M_WHEEL_N, M_WORLD, NEED_POOL, NHQ, NEED_PYTHON,
@@ -36,7 +36,7 @@ from .layout import (
     UNDISPATCHED, UNLINKED,
 )
 from .net import (
-    Ack, borrow, earliest_is_timer, forward, heap_pop, heap_pop_in, log_drop, log_rtt, lost,
+    Ack, borrow, earliest_is_timer, forward, heap_pop_in, log_drop, log_rtt, lost,
     next_arrival, push_here, release, waiting, wheel_settle,
 )
 from .occupancy import sample_by_flow
@@ -159,11 +159,10 @@ def run_kernel(until, ctx, rng):
         else:
             if ctx.hf[HQ_T] >= until:
                 return DONE
-            kind = ctx.hi[HQ_S] & KIND_MASK
-            if kind == EV_ARRIVE:   # the channel's next packet (if any) takes the entry's place
-                now, a, b = next_arrival(ctx.hf, ctx.hi, meta, ctx.pi, ctx.pf, g, ctx.ci)
-            else:
-                now, kind, a, b = heap_pop(ctx.hf, ctx.hi, meta)
+            # the event heap holds arrivals only (net.schedule): the channel's next packet
+            # (if any) takes the entry's place
+            kind = EV_ARRIVE
+            now, a, b = next_arrival(ctx.hf, ctx.hi, meta, ctx.pi, ctx.pf, g, ctx.ci)
         g[G_NOW] = now
         meta[M_EVENTS] += 1
         stop = False
