@@ -42,6 +42,11 @@ def is_symbolic(value):
     return module.startswith("sympy")
 
 
+def _refused(requirement, got):
+    """The ParameterError "<requirement>, got <got>", with *got* kept apart (``err.got``)."""
+    return ParameterError(f"{requirement}, got {got}", got=got)
+
+
 def _short(value):
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -50,25 +55,23 @@ def _short(value):
 def _as_float(name, value, scalar=False):
     if isinstance(value, (bool, np.bool_)) or (
             isinstance(value, np.ndarray) and value.dtype == bool):
-        raise ParameterError(f"{name} must be a real number, got a boolean {_short(value)}")
+        raise _refused(f"{name} must be a real number", f"a boolean {_short(value)}")
     if value is None or isinstance(value, (str, bytes)):
         # np.asarray(None, float) is nan and np.asarray("1.5", float) is 1.5: refuse both
-        raise ParameterError(f"{name} must be a real number, got {_short(value)}")
+        raise _refused(f"{name} must be a real number", _short(value))
     if isinstance(value, numbers.Real) and not isinstance(value, np.generic):
         value = float(value)   # Fraction, Decimal-free reals: numpy would make an object array
     if isinstance(value, (list, tuple)) and _holds_bool(value):
-        raise ParameterError(f"{name} must hold real numbers, got a boolean in {_short(value)}")
+        raise _refused(f"{name} must hold real numbers", f"a boolean in {_short(value)}")
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError) as err:  # ragged nested lists
-        raise ParameterError(
-            f"{name} must be a real number or array of them, got {_short(value)}") from err
+        raise _refused(f"{name} must be a real number or array of them",
+                       _short(value)) from err
     if raw.dtype.kind not in "iuf":
-        raise ParameterError(
-            f"{name} must be a real number or array of them, got {_short(value)}")
+        raise _refused(f"{name} must be a real number or array of them", _short(value))
     if scalar and raw.ndim != 0:
-        raise ParameterError(
-            f"{name} must be a single number, got an array of shape {raw.shape}")
+        raise _refused(f"{name} must be a single number", f"an array of shape {raw.shape}")
     return raw.astype(float)
 
 
@@ -125,7 +128,7 @@ def check_nonnegative(name, value, scalar=False):
     arr = _as_float(name, value, scalar)
     ok = (arr >= 0) & np.isfinite(arr)
     if not np.all(ok):
-        raise ParameterError(f"{name} must be in [0, inf), got {_describe(arr[~ok])}")
+        raise _refused(f"{name} must be in [0, inf)", _describe(arr[~ok]))
     return _ret(value, arr)
 
 

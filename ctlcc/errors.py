@@ -13,7 +13,19 @@ class ParameterError(CtlccError, ValueError):
     """An argument is outside its valid range.
 
     The message names the argument, the valid range and the value found.
+
+    Attributes
+    ----------
+    got : str or None
+        The value found, as the message shows it after "got" (``-1.0``,
+        ``'1'``, ``a boolean True``), where the check that raised the error
+        says it separately; None otherwise.  A caller that words the range
+        its own way keeps the value's wording without parsing the message.
     """
+
+    def __init__(self, *args, got=None):
+        super().__init__(*args)
+        self.got = got
 
 
 class UnstableLoopError(CtlccError, ValueError):

@@ -36,6 +36,28 @@ def test_parameter_error_is_a_value_error():
     assert issubclass(ParameterError, ValueError)
 
 
+@pytest.mark.parametrize(
+    "value, got",
+    [
+        (-1, "-1.0"),                     # the refused element, as a float
+        (np.array([0.5, -2.0]), "-2.0"),
+        (np.inf, "inf"),
+        ("1", "'1'"),                     # repr of what was passed
+        (True, "a boolean True"),
+        ([1.0, False], "a boolean in [1.0, False]"),
+        (np.array([1.0, 2.0]), "an array of shape (2,)"),   # scalar=True below
+    ],
+)
+def test_refused_value_is_kept_apart_from_the_message(value, got):
+    # a caller that words the range its own way (laws.aqm's min_queue) reads err.got
+    scalar = isinstance(value, np.ndarray) and value.min() >= 0
+    with pytest.raises(ParameterError) as info:
+        v.check_nonnegative("x", value, scalar=scalar)
+    assert info.value.got == got
+    assert str(info.value).endswith(f", got {got}")
+    assert ParameterError("free text").got is None
+
+
 def test_checks_pass_values_through():
     assert v.check_positive("x", 2) == 2.0
     assert isinstance(v.check_positive("x", 2), float)

@@ -825,4 +825,4 @@ def _check_min_queue(min_queue):
         return float(check_nonnegative("min_queue", min_queue, scalar=True))
     except ParameterError as err:   # one message: the argument, its range, the value
         raise ParameterError(f"min_queue must be in [0, inf) or None (no such rule), "
-                             f"got {str(err).rsplit(', got ', 1)[-1]}") from None
+                             f"got {err.got}", got=err.got) from None
