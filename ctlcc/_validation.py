@@ -105,7 +105,7 @@ def check_finite(name, value, scalar=False):
     arr = _as_float(name, value, scalar)
     bad = ~np.isfinite(arr)
     if np.any(bad):
-        raise ParameterError(f"{name} must be finite, got {_describe(arr[bad])}")
+        raise _refused(f"{name} must be finite", _describe(arr[bad]))
     return _ret(value, arr)
 
 
@@ -117,7 +117,7 @@ def check_positive(name, value, allow_inf=False, scalar=False):
     ok = (arr > 0) & (np.isfinite(arr) | (allow_inf & (arr == np.inf)))
     if not np.all(ok):
         rng = "(0, inf]" if allow_inf else "(0, inf)"
-        raise ParameterError(f"{name} must be in {rng}, got {_describe(arr[~ok])}")
+        raise _refused(f"{name} must be in {rng}", _describe(arr[~ok]))
     return _ret(value, arr)
 
 
@@ -149,9 +149,7 @@ def check_interval(name, value, low, high, closed="neither", scalar=False):
     if not np.all(ok):
         lb = "[" if closed in ("left", "both") else "("
         rb = "]" if closed in ("right", "both") else ")"
-        raise ParameterError(
-            f"{name} must be in {lb}{low:g}, {high:g}{rb}, got {_describe(arr[~ok])}"
-        )
+        raise _refused(f"{name} must be in {lb}{low:g}, {high:g}{rb}", _describe(arr[~ok]))
     return _ret(value, arr)
 
 

@@ -58,6 +58,21 @@ def test_refused_value_is_kept_apart_from_the_message(value, got):
     assert ParameterError("free text").got is None
 
 
+@pytest.mark.parametrize(
+    "check, args, got",
+    [
+        (v.check_positive, ("x", 0.0), "0.0"),
+        (v.check_positive, ("x", [1.0, -3.0], True), "-3.0"),   # allow_inf
+        (v.check_finite, ("x", [1.0, np.nan]), "nan"),
+        (v.check_interval, ("x", 1.5, 0.0, 1.0, "right"), "1.5"),
+    ],
+)
+def test_every_numeric_range_check_keeps_the_refused_value(check, args, got):
+    with pytest.raises(ParameterError) as info:
+        check(*args)
+    assert info.value.got == got and str(info.value).endswith(f", got {got}")
+
+
 def test_checks_pass_values_through():
     assert v.check_positive("x", 2) == 2.0
     assert isinstance(v.check_positive("x", 2), float)
