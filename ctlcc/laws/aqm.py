@@ -61,6 +61,7 @@ spacing); Hollot et al. (2001), §III (K = -C ln(1 - w)); Hollot et al.
 (2002), §V (PI controller, its design and the discrete form).
 """
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass
@@ -92,6 +93,7 @@ __all__ = [
     "red_count_probability",
     "RED_SPACINGS",
     "red_spacing_rate",
+    "red_spacing_rate_core",
     "red_idle_packets_core",
     "RED_NS3_MIN_QUEUE",
     "RED_NO_MIN_QUEUE",
@@ -432,12 +434,11 @@ def red_probability(average, min_threshold, max_threshold, max_probability, gent
 
 
 def _red_probability_array(average, low, high, pmax, gentle):
-    """Vectorised :func:`red_probability_core` on validated arrays (the fluid model's map)."""
-    ramp = pmax * np.clip((average - low) / (high - low), 0.0, None)
-    if gentle:
-        above = red_gentle_ramp_core(average, high, pmax)
-        return np.clip(np.where(average < high, ramp, above), 0.0, 1.0)
-    return np.where(average < high, ramp, 1.0)
+    """:func:`red_probability_core` element by element on validated arrays (the fluid model's map).
+
+    The core itself, compiled as a numpy ufunc (one law, no vectorised copy).
+    """
+    return _ufuncs()[0](average, low, high, pmax, bool(gentle))
 
 
 @law_core
@@ -542,21 +543,49 @@ def red_spacing_rate(p_b, spacing="count"):
     """
     check_choice("spacing", spacing, RED_SPACINGS)
     p = np.asarray(check_interval("p_b", p_b, 0.0, 1.0, closed="both"), dtype=float)
-    if spacing == "none":
-        out = p.copy()
+    out = _ufuncs()[1](p, RED_SPACINGS.index(spacing))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+@law_core
+def red_spacing_rate_core(p_b, spacing):
+    """1 / E[X], the drops per packet of RED at a constant p_b (numba, floats). [1/packet]
+
+    *spacing* is the index of the rule in :data:`RED_SPACINGS`: 0 ``none``
+    (p_b itself), 1 ``count``, 2 ``wait``; see :func:`red_spacing_rate` for
+    the renewal argument and the two means.  p_b = 0 gives 0.
+    """
+    if spacing == 0:
+        return p_b
+    if not p_b > 0.0:
+        return 0.0
+    inv = 1.0 / p_b
+    if spacing == 1:
+        j = np.maximum(np.ceil(inv) - 1.0, 0.0)
+        mean = (j - p_b * j * (j + 1.0) / 2.0) / (1.0 - p_b) if j > 0.0 else 1.0
     else:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            inv = np.where(p > 0.0, 1.0 / np.where(p > 0.0, p, 1.0), 0.0)
-            if spacing == "count":
-                j = np.maximum(np.ceil(inv) - 1.0, 0.0)
-                mean = np.where(j > 0.0, (j - p * j * (j + 1.0) / 2.0) / (1.0 - p), 1.0)
-            else:
-                a = np.maximum(np.ceil(inv), 1.0)
-                k = np.maximum(np.ceil(2.0 * inv) - 1.0 - a, 0.0)
-                mean = a + np.where(k > 0.0, (2.0 * k - p * k * (2.0 * a + k + 1.0) / 2.0)
-                                    / (2.0 - a * p), 0.0)
-            out = np.where(p > 0.0, 1.0 / mean, 0.0)
-    return float(out) if out.ndim == 0 else out
+        a = np.maximum(np.ceil(inv), 1.0)
+        k = np.maximum(np.ceil(2.0 * inv) - 1.0 - a, 0.0)
+        mean = a + ((2.0 * k - p_b * k * (2.0 * a + k + 1.0) / 2.0) / (2.0 - a * p_b)
+                    if k > 0.0 else 0.0)
+    return 1.0 / mean
+
+
+@functools.lru_cache(maxsize=None)
+def _ufuncs():
+    """:func:`red_probability_core` and :func:`red_spacing_rate_core` as numpy ufuncs.
+
+    Compiled by numba from the cores themselves on first use (and cached on
+    disk), so that the arrays of the fluid model and of the public wrappers
+    go through the same arithmetic as the compiled fluid loop and the packet
+    engine's queues, element by element.
+    """
+    import numba
+
+    curve = numba.vectorize(["float64(float64, float64, float64, float64, boolean)"],
+                            cache=True)(red_probability_core)
+    spacing = numba.vectorize(["float64(float64, int64)"], cache=True)(red_spacing_rate_core)
+    return curve, spacing
 
 
 @law_core

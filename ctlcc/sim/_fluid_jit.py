@@ -41,7 +41,7 @@ __all__ = []
 
 RENO, STPD, PRIMO = 0, 1, 2
 DROPTAIL, RED, PI, FIXED, FIXED_SERIES = 0, 1, 2, 3, 4
-SPACING = {"none": 0, "count": 1, "wait": 2}
+SPACING = {name: i for i, name in enumerate(_aqm.RED_SPACINGS)}   # red_spacing_rate_core's codes
 
 
 def _inline(func):
@@ -54,7 +54,8 @@ _control_error = _inline(_stpd.control_error_core)
 _pd_update = _inline(_stpd.pd_update_core)
 _regime_update = _inline(_primo.regime_update)
 _red_average_step = _inline(_aqm.red_average_step_core)
-_red_gentle_ramp = _inline(_aqm.red_gentle_ramp_core)
+_red_probability = _inline(_aqm.red_probability_core)
+_red_spacing = _inline(_aqm.red_spacing_rate_core)
 _pi_increment = _inline(_aqm.pi_increment_core)
 _red_gate = _inline(_aqm.red_gate_core)
 
@@ -84,26 +85,8 @@ def _read(ring, b, i, j, position, length):
 
 @_inline
 def _red_map(a, low, high, pmax, gentle, spacing):
-    """fluid.Red._map of one number: RED's curve, then its spacing rule."""
-    ramp = pmax * _max((a - low) / (high - low), 0.0)
-    if gentle:
-        above = _red_gentle_ramp(a, high, pmax)
-        p = _min(_max(ramp if a < high else above, 0.0), 1.0)
-    else:
-        p = ramp if a < high else 1.0
-    if spacing == 0:
-        return p
-    # ctlcc.laws.aqm.red_spacing_rate, one number
-    inv = 1.0 / p if p > 0.0 else 0.0
-    if spacing == 1:
-        j = _max(np.ceil(inv) - 1.0, 0.0)
-        mean = (j - p * j * (j + 1.0) / 2.0) / (1.0 - p) if j > 0.0 else 1.0
-    else:
-        aa = _max(np.ceil(inv), 1.0)
-        k = _max(np.ceil(2.0 * inv) - 1.0 - aa, 0.0)
-        mean = aa + ((2.0 * k - p * k * (2.0 * aa + k + 1.0) / 2.0) / (2.0 - aa * p)
-                     if k > 0.0 else 0.0)
-    return 1.0 / mean if p > 0.0 else 0.0
+    """fluid.Red._map of one number: RED's curve, then its spacing rule (the laws' cores)."""
+    return _red_spacing(_red_probability(a, low, high, pmax, gentle), spacing)
 
 
 @numba.njit(cache=True)

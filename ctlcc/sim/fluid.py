@@ -398,7 +398,7 @@ class Red:
                          np.asarray(self.max_probability))
 
     def _map(self, queue, low, high, pmax):
-        # RED's drop curve is the law's (ctlcc.laws.aqm), vectorised
+        # RED's drop curve and spacing are the law's cores (ctlcc.laws.aqm), as ufuncs
         p_b = _aqm._red_probability_array(queue, low, high, pmax, self.gentle)
         if self.spacing == "none":
             return p_b

@@ -100,7 +100,7 @@ def test_interdrop_spacing_is_uniform(p_b):
     assert wait.sum() == pytest.approx(1.0, abs=1e-12)
 
 
-@pytest.mark.parametrize("p_b, spacing, mean_gap", [
+_HAND_SPACING = [
     # F&J: X uniform on 1..9 -> E[X] = 5
     (0.1, "count", 5.0),
     # F&J, 1/p_b not whole: p_a = 3/7, 3/4, 1 -> P(X > 0, 1, 2) = 1, 4/7, 1/7 -> 12/7
@@ -112,10 +112,43 @@ def test_interdrop_spacing_is_uniform(p_b):
     (0.25, "none", 4.0),
     (1.0, "count", 1.0),
     (1.0, "wait", 1.0),
-])
+]
+
+
+@pytest.mark.parametrize("p_b, spacing, mean_gap", _HAND_SPACING)
 def test_spacing_rate_by_hand(p_b, spacing, mean_gap):
     """1 / E[packets between drops], E[X] derived by hand from the p_a rule."""
     assert aqm.red_spacing_rate(p_b, spacing) == pytest.approx(1.0 / mean_gap, rel=1e-12)
+
+
+@pytest.mark.parametrize("p_b, spacing, mean_gap", _HAND_SPACING)
+def test_spacing_rate_core_by_hand(p_b, spacing, mean_gap):
+    """The scalar core (plain Python, as the fluid loop compiles it) against the same hand values."""
+    code = aqm.RED_SPACINGS.index(spacing)
+    assert aqm.red_spacing_rate_core(p_b, code) == pytest.approx(1.0 / mean_gap, rel=1e-12)
+
+
+def test_red_map_is_one_law_in_every_form():
+    """RED's curve and spacing give the same bits as the plain-Python cores, the public arrays,
+    the fluid model's numpy map (Red.probability) and the compiled fluid loop's map
+    (_fluid_jit._red_map): one arithmetic, not copies that could drift apart."""
+    from ctlcc.sim import _fluid_jit, fluid
+
+    low, high, pmax = 5.0, 15.0, 0.1
+    # thresholds, both ramps' ends, a tie at 2 max_th, and points in between
+    avg = np.unique(np.concatenate([[0.0, low, high, 2 * high, 1e6],
+                                    np.linspace(0.0, 3 * high, 451)]))
+    for gentle in (False, True):
+        curve = [aqm.red_probability_core(a, low, high, pmax, gentle) for a in avg]
+        np.testing.assert_array_equal(aqm.red_probability(avg, low, high, pmax, gentle), curve)
+        for code, spacing in enumerate(aqm.RED_SPACINGS):
+            expected = np.array([aqm.red_spacing_rate_core(p, code) for p in curve])
+            red = fluid.Red(low, high, pmax, gentle=gentle, spacing=spacing)
+            np.testing.assert_array_equal(red.probability(avg), expected)
+            np.testing.assert_array_equal(
+                [_fluid_jit._red_map(a, low, high, pmax, gentle, code) for a in avg], expected)
+            np.testing.assert_array_equal(aqm.red_spacing_rate(np.array(curve), spacing),
+                                          expected)
 
 
 @pytest.mark.parametrize("wait", [False, True])

@@ -253,7 +253,8 @@ def test_compiled_loop_uses_the_law_cores():
                            (jit._pd_update, stpd.pd_update_core),
                            (jit._regime_update, primo.regime_update),
                            (jit._red_average_step, aqm.red_average_step_core),
-                           (jit._red_gentle_ramp, aqm.red_gentle_ramp_core),
+                           (jit._red_probability, aqm.red_probability_core),
+                           (jit._red_spacing, aqm.red_spacing_rate_core),
                            (jit._pi_increment, aqm.pi_increment_core),
                            (jit._red_gate, aqm.red_gate_core)):
         assert compiled.py_func is core
