@@ -168,7 +168,8 @@ def test_one_law_two_uses():
     (dict(beta=0.0), r"beta must be in \(0, 1\), got 0.0"),
     (dict(c=0.0), r"c must be in \(0, inf\), got 0.0"),
     (dict(c=-0.4), r"c must be in \(0, inf\), got -0.4"),
-    (dict(recovery="sack"), "recovery must be one of 'prr', 'prr-crb', 'rfc6675', 'newreno'; "
+    (dict(recovery="sack"), "recovery must be one of 'prr', 'prr-crb', 'prr-ns3', 'rfc6675', "
+                            "'newreno'; "
                             "got 'sack'"),
     (dict(fast_convergence=1), "fast_convergence"),
     (dict(dupthresh=0), "dupthresh"),
@@ -362,3 +363,16 @@ def test_avoidance_columns_are_counted():
     assert (own_float, own_int) == (16, 7)
     assert cubic_module.F_CB_MINRTT == cubic_module._F0 + own_float - 1  # the last float one
     assert cubic_module.I_CB_TCPCWND == cubic_module._I0 + own_int - 1   # the last int one
+
+
+def test_cubic_prr_ns3_is_ns3s_sendcount_with_cubics_ssthresh():
+    # Cubic(recovery="prr-ns3") runs the SACK machinery's ns-3 PRR: the hand count of
+    # _prr_ns3_prediction with CUBIC's ssthresh, 0.7 x 50 = 35, and cwnd = 35 at the end
+    result = _run(Cubic(recovery="prr-ns3"), 3.0)
+    flow = result.flows[0]
+    assert flow.fast_retransmits == 1 and flow.timeouts == 0 and flow.retransmitted == 1
+    entry, values = _recovery_windows(result, 50.0)
+    predicted = _prr_ns3_prediction(35)
+    assert predicted[0] == 48.0  # ceil(2 x 35 / 46) = 2 -> 46 + 2
+    assert values[:len(predicted)] == predicted
+    assert values[len(predicted)] == 35.0

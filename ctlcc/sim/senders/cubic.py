@@ -45,6 +45,11 @@ Loss recovery (option ``recovery``):
   with ``TcpPrrRecovery``: this is the configuration a comparison with
   ns-3's defaults needs (Linux's CUBIC, too, runs over SACK and PRR);
 * ``"prr-crb"``: the same with PRR's conservative reduction bound;
+* ``"prr-ns3"``: the same with ns-3.44's ``TcpPrrRecovery`` as read from its
+  source (:class:`~ctlcc.sim.senders.Sack`'s ``"prr-ns3"``,
+  ``ctlcc.laws.prr.sndcnt_ns3``); with ``avoidance="ns3"`` it is the engine's
+  closest reading of ns-3's ``cubic_prr_*`` configuration
+  (``docs/ns3_agreement.md``);
 * ``"rfc6675"``: SACK with RFC 6675's window (cwnd = ssthresh through the
   recovery);
 * ``"newreno"``: no SACK, RFC 6582 NewReno fast recovery (cwnd = ssthresh +
@@ -110,10 +115,11 @@ from ._base import SenderSpec, check_option
 __all__ = ["Cubic"]
 
 #: The loss-recovery options (see the module docstring).
-RECOVERIES = ("prr", "prr-crb", "rfc6675", "newreno")
-REC_NEWRENO = 3.0
+RECOVERIES = ("prr", "prr-crb", "prr-ns3", "rfc6675", "newreno")
+REC_NEWRENO = 4.0  # beyond the SACK recoveries' codes (ctlcc.sim.senders.sack)
 _RECOVERY_CODE = {"prr": SK.REC_PRR_SSRB, "prr-crb": SK.REC_PRR_CRB,
-                  "rfc6675": SK.REC_RFC6675, "newreno": REC_NEWRENO}
+                  "prr-ns3": SK.REC_PRR_NS3, "rfc6675": SK.REC_RFC6675,
+                  "newreno": REC_NEWRENO}
 
 # private columns, after the SACK machinery's (which this sender runs on)
 _F0, _I0 = NF_COMMON + SK.FLOAT_COLUMNS, NI_COMMON + SK.INT_COLUMNS
@@ -202,9 +208,10 @@ class Cubic(SenderSpec):
         (RFC 9438 §4.7).
     friendly : bool
         The Reno-friendly region (RFC 9438 §4.3; ns-3's ``TcpFriendliness``).
-    recovery : {"prr", "prr-crb", "rfc6675", "newreno"}
+    recovery : {"prr", "prr-crb", "prr-ns3", "rfc6675", "newreno"}
         Loss recovery: SACK with RFC 6937 PRR (ns-3's and Linux's default),
-        SACK with PRR's conservative bound, SACK with RFC 6675's window, or
+        SACK with PRR's conservative bound, SACK with ns-3.44's PRR as read
+        from its source, SACK with RFC 6675's window, or
         NewReno's fast recovery without SACK (see the module docstring).
     dupthresh : int or None
         DupThresh of the SACK recoveries, >= 1; None takes the scenario's
@@ -251,8 +258,8 @@ class Cubic(SenderSpec):
     >>> Cubic(recovery="reno")
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: recovery must be one of 'prr', 'prr-crb', 'rfc6675', \
-'newreno'; got 'reno'
+    ctlcc.errors.ParameterError: recovery must be one of 'prr', 'prr-crb', 'prr-ns3', \
+'rfc6675', 'newreno'; got 'reno'
     """
 
     name = "cubic"
