@@ -49,9 +49,13 @@ agreement matrix's ``cubic_*`` scenarios, ``docs/ns3_agreement.md``):
   ``cwnd * int(8 (1 + beta)/(3 (1 - beta))) / 8`` ACKs, i.e. alpha =
   8/15 = 0.533 instead of 0.529, and alpha never switches to 1
   (RFC 9438 §4.3's SHOULD);
-* ssthresh from cwnd (``max(cwnd beta, 2)``), as the RFC; cwnd after a
-  timeout is 1 segment (the socket's rule);
+* ssthresh from cwnd (``max(cwnd beta, 2)``) as the RFC, but in whole
+  segments, truncated; cwnd after a timeout is 1 segment (the socket's rule);
 * ``cnt`` clamped to 20 before the first loss (``CntClamp``).
+
+The integer rules are cores here too (:func:`ns3_count_core`,
+:func:`ns3_loss_core`, :func:`ns3_alpha_core`), compiled into the engine's
+``Cubic(avoidance=...)``.
 
 References
 ----------

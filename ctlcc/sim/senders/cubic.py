@@ -75,8 +75,7 @@ HyStart++, on by default; the agreement matrix runs ns-3 with
 ``TcpCubic::HyStart = false`` and ctlcc with ``hystart=False`` so that the
 two start alike.
 
-Where ns-3.44's ``TcpCubic`` departs from this sender (read from its source;
-the matrix measures their joint effect, ``docs/ns3_agreement.md``, not each one's):
+Where ns-3.44's ``TcpCubic`` departs from this sender (read from its source):
 Linux's integer arithmetic (a whole segment once ``cnt = cwnd/(target -
 cwnd)`` segments are acknowledged, growth of one segment per ``100 cwnd``
 above the target, the target truncated to whole segments), the target at
@@ -85,7 +84,15 @@ switching to 1, ``cnt`` clamped to 20 before the first loss, ssthresh from
 the integer window, W_max kept across a timeout (the curve after a timeout
 bends toward the window before it), slow start that adds every segment an
 ACK covers (byte counting without a limit); its PRR is described in
-:mod:`ctlcc.laws.prr`.
+:mod:`ctlcc.laws.prr`.  Each is an option (``avoidance``'s parts,
+``slow_start="ns3"``, ``recovery="prr-ns3"``; the integer rules are the
+``ns3_*`` cores of :mod:`ctlcc.laws.cubic`).  Measured one at a time on the
+agreement matrix's ``cubic_prr_*`` scenarios (``docs/ns3_agreement.md``,
+2026-11-30): no CUBIC reading moves the loss count toward ns-3's; ns-3's PRR
+does, and with ``avoidance="ns3"`` on top of it the engine's loss count,
+fast retransmits and queue on ``cubic_prr_rtt1`` come within 6 % of ns-3's.
+Not modelled: ns-3 grows the window only when it limits the flow
+(``m_isCwndLimited``).
 
 References
 ----------
