@@ -49,9 +49,13 @@ agreement matrix's ``cubic_*`` scenarios, ``docs/ns3_agreement.md``):
   ``cwnd * int(8 (1 + beta)/(3 (1 - beta))) / 8`` ACKs, i.e. alpha =
   8/15 = 0.533 instead of 0.529, and alpha never switches to 1
   (RFC 9438 §4.3's SHOULD);
-* ssthresh from cwnd (``max(cwnd beta, 2)``), as the RFC; cwnd after a
-  timeout is 1 segment (the socket's rule);
+* ssthresh from cwnd (``max(cwnd beta, 2)``) as the RFC, but in whole
+  segments, truncated; cwnd after a timeout is 1 segment (the socket's rule);
 * ``cnt`` clamped to 20 before the first loss (``CntClamp``).
+
+The integer rules are cores here too (:func:`ns3_count_core`,
+:func:`ns3_loss_core`, :func:`ns3_alpha_core`), compiled into the engine's
+``Cubic(avoidance=...)``.
 
 References
 ----------
@@ -76,8 +80,12 @@ __all__ = [
     "target_core",
     "increase_core",
     "reno_estimate_core",
+    "avoidance_step_core",
     "congestion_avoidance_core",
     "congestion_avoidance",
+    "ns3_alpha_core",
+    "ns3_count_core",
+    "ns3_loss_core",
     "loss_core",
     "loss",
     "average_window",
@@ -242,6 +250,16 @@ def congestion_avoidance_core(cwnd, w_est, cwnd_prior, t, rtt, k, w_max, c, beta
     W_est; else cwnd moves toward the target W_cubic(t + rtt).
     """
     alpha = 1.0 if w_est >= cwnd_prior else alpha_cubic_core(beta)
+    return avoidance_step_core(cwnd, w_est, alpha, t, rtt, k, w_max, c, friendly)
+
+
+@law_core
+def avoidance_step_core(cwnd, w_est, alpha, t, rtt, k, w_max, c, friendly):
+    """:func:`congestion_avoidance_core` with the Reno-friendly alpha given: (cwnd, W_est).
+
+    The RFC's rule chooses alpha (alpha_cubic, 1 once W_est >= cwnd_prior); the engine's
+    ``Cubic(avoidance="alpha")`` passes ns-3's fixed 8/15 (:func:`ns3_alpha_core`).
+    """
     w_est = reno_estimate_core(w_est, alpha, 1.0, cwnd)
     if friendly and window_core(t, k, w_max, c) < w_est:
         return w_est, w_est
@@ -361,6 +379,89 @@ def loss(cwnd, w_max, beta=BETA, fast_convergence=True):
     beta = check_interval("beta", beta, 0.0, 1.0, scalar=True)
     check_bool("fast_convergence", fast_convergence)
     return loss_core(float(cwnd), float(w_max), float(beta), fast_convergence)
+
+
+# --- ns-3.44's TcpCubic (Linux's integer arithmetic), read from src/internet/model/tcp-cubic.cc
+
+#: ns-3's ``CntClamp``: cnt's ceiling before the first loss. [segments]
+NS3_CNT_CLAMP = 20
+
+
+@law_core
+def ns3_alpha_core(beta):
+    """ns-3's (and Linux's) Reno-friendly alpha: 8 / int(8 (1 + beta) / (3 (1 - beta))). [1]
+
+    ``TcpCubic::Update`` counts one segment of its Reno estimate per ``(cwnd scale) >> 3``
+    ACKs with ``scale = uint32(8 (1024 + 1024 beta) / 3 / (1024 - 1024 beta))``: alpha =
+    8/scale, 8/15 = 0.5333 for beta = 0.7 (RFC 9438 §4.3: 3 (1 - beta)/(1 + beta) =
+    0.5294), and it never switches to 1.
+    """
+    return 8.0 / int(8 * (1024 + beta * 1024) / 3 / (1024 - beta * 1024))
+
+
+@law_core
+def ns3_count_core(seg_cwnd, t, k, origin, c, ack_cnt, tcp_cwnd, beta, clamp, friendly):
+    """ns-3.44's ``TcpCubic::Update`` after the epoch's start: (cnt, ack_cnt, tcp_cwnd).
+
+    Integers as in ns-3 (``uint32_t``): *seg_cwnd* the window in whole segments,
+    *origin* the epoch's W_max (``m_bicOriginPoint``), *ack_cnt* the segments acknowledged
+    since the epoch started, this ACK's included (``m_ackCnt``), *tcp_cwnd* the
+    Reno-friendly estimate (``m_tcpCwnd``); *t* the time since the epoch started plus
+    ns-3's min RTT, *k* the epoch's K. The target W_cubic(t) is truncated to whole
+    segments; cnt = seg_cwnd // (target - seg_cwnd) above cwnd, else 100 seg_cwnd;
+    ``clamp``: cnt <= 20 (``CntClamp``, ns-3's ``m_lastMaxCwnd == 0``, before the first
+    loss); ``friendly``: the estimate grows one segment per (seg_cwnd scale) >> 3 ACKs
+    (:func:`ns3_alpha_core`) and, above cwnd, caps cnt at seg_cwnd // (tcp_cwnd -
+    seg_cwnd); cnt >= 2. The caller adds one segment to cwnd once ``cnt`` segments
+    have been acknowledged since its last increase (``TcpCubic::IncreaseWindow``).
+    """
+    if t < k:
+        offs = k - t
+    else:
+        offs = t - k
+    delta = int(c * offs ** 3)
+    if t < k:
+        target = origin - delta
+    else:
+        target = origin + delta
+    if target > seg_cwnd:
+        cnt = seg_cwnd // (target - seg_cwnd)
+    else:
+        cnt = 100 * seg_cwnd
+    if clamp and cnt > NS3_CNT_CLAMP:
+        cnt = NS3_CNT_CLAMP
+    if friendly:
+        scale = int(8 * (1024 + beta * 1024) / 3 / (1024 - beta * 1024))
+        step = (seg_cwnd * scale) >> 3
+        while ack_cnt > step:
+            ack_cnt -= step
+            tcp_cwnd += 1
+        if tcp_cwnd > seg_cwnd:
+            max_cnt = seg_cwnd // (tcp_cwnd - seg_cwnd)
+            if cnt > max_cnt:
+                cnt = max_cnt
+    if cnt < 2:
+        cnt = 2
+    return cnt, ack_cnt, tcp_cwnd
+
+
+@law_core
+def ns3_loss_core(cwnd, w_max, beta, fast_convergence):
+    """ns-3.44's ``TcpCubic::GetSsThresh``: (ssthresh, W_max) from the whole-segment window.
+
+    seg = int(cwnd); W_max = int(seg (1 + beta)/2) with fast convergence and seg < W_max,
+    else seg; ssthresh = max(int(seg beta), 2) (``uint32_t`` truncations; RFC 9438
+    §4.6-4.7 in real numbers: :func:`loss_core`). [segments]
+    """
+    seg = int(cwnd)
+    if fast_convergence and seg < w_max:
+        w_max = float(int(seg * (1 + beta) / 2))
+    else:
+        w_max = float(seg)
+    ssthresh = int(seg * beta)
+    if ssthresh < 2:
+        ssthresh = 2
+    return float(ssthresh), w_max
 
 
 @finite_result

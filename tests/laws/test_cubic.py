@@ -158,3 +158,71 @@ def test_core_compiles_with_numba():
 def test_bad_input(call, match):
     with pytest.raises(ParameterError, match=match):
         call()
+
+
+# --- ns-3.44's TcpCubic (Linux's integer arithmetic), by hand from tcp-cubic.cc ------------
+# TcpCubic::Update (ns-3.44), with uint32_t truncations:
+#   offs = |t - K|;  delta = uint32(C offs^3);  target = origin -/+ delta (t < K / t >= K)
+#   cnt = segCwnd / (target - segCwnd) if target > segCwnd else 100 segCwnd
+#   cnt = min(cnt, CntClamp = 20) if m_lastMaxCwnd == 0
+#   scale = uint32(8 (1024 + 1024 beta) / 3 / (1024 - 1024 beta)) = uint32(15.11) = 15
+#   step = (segCwnd scale) >> 3;  while ackCnt > step: ackCnt -= step, tcpCwnd++
+#   cnt = min(cnt, segCwnd / (tcpCwnd - segCwnd)) if tcpCwnd > segCwnd;  return max(cnt, 2)
+@pytest.mark.parametrize("args, expected", [
+    # below the plateau: W_max 100, cwnd_epoch 70, K = cbrt(30/0.4) = 4.2172 s, t = 0.1 s:
+    # offs 4.1172, 0.4 x 69.79 = 27.92 -> 27, target 73, cnt = 70 // 3 = 23;
+    # step = 1050 >> 3 = 131 > ack_cnt 5: the estimate stays 70
+    ((70, 0.1, 4.2172, 100, 0.4, 5, 70, 0.7, False, True), (23, 5, 70)),
+    # at the origin with a Reno estimate ahead: target 10 = cwnd -> cnt 100 x 10 = 1000;
+    # step = 150 >> 3 = 18: ack_cnt 40 -> 22 -> 4, estimate 10 -> 12; cap 10 // 2 = 5
+    ((10, 0.0, 0.0, 10, 0.4, 40, 10, 0.7, False, True), (5, 4, 12)),
+    # the same without the Reno-friendly region, before the first loss: clamped to 20
+    ((10, 0.0, 0.0, 10, 0.4, 40, 10, 0.7, True, False), (20, 40, 10)),
+    # ... and after it (no clamp): one segment per 100 cwnd ACKs
+    ((10, 0.0, 0.0, 10, 0.4, 40, 10, 0.7, False, False), (1000, 40, 10)),
+    # far above cwnd: t = 5 s past K, 0.4 x 125 = 50, target 60, 10 // 50 = 0 -> cnt 2
+    ((10, 5.0, 0.0, 10, 0.4, 1, 10, 0.7, False, True), (2, 1, 10)),
+    # the target truncated: 0.4 x 1.2^3 = 0.6912 -> 0: target 10 = cwnd, cnt 1000
+    ((10, 1.2, 0.0, 10, 0.4, 1, 10, 0.7, False, False), (1000, 1, 10)),
+])
+def test_ns3_count_by_hand(args, expected):
+    assert cubic.ns3_count_core(*args) == expected
+    assert numba.njit(cubic.ns3_count_core)(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", [
+    # GetSsThresh: segCwnd = 33 (33.6 truncated); 33 x 0.7 = 23.1 -> 23 (RFC: 23.52);
+    # 33 < W_max 50 with fast convergence: uint32(33 x 1.7 / 2 = 28.05) = 28 (RFC: 28.56)
+    ((33.6, 50.0, 0.7, True), (23.0, 28.0)),
+    ((33.6, 50.0, 0.7, False), (23.0, 33.0)),
+    ((100.9, 0.0, 0.7, True), (70.0, 100.0)),
+    # segCwnd 2: uint32(1.4) = 1 -> max(1, 2) = 2
+    ((2.9, 0.0, 0.7, True), (2.0, 2.0)),
+])
+def test_ns3_loss_by_hand(args, expected):
+    assert cubic.ns3_loss_core(*args) == expected
+    assert numba.njit(cubic.ns3_loss_core)(*args) == expected
+    ssthresh, w_max = cubic.loss_core(*args)  # the RFC's real numbers: not truncated
+    assert ssthresh >= expected[0] and w_max >= expected[1]
+
+
+def test_ns3_alpha_is_eight_fifteenths():
+    # scale = uint32(8 x 1740.8 / 3 / 307.2) = uint32(15.11) = 15: alpha = 8/15
+    assert cubic.ns3_alpha_core(0.7) == 8.0 / 15.0
+    assert numba.njit(cubic.ns3_alpha_core)(0.7) == 8.0 / 15.0
+    assert abs(cubic.ns3_alpha_core(0.7) - cubic.alpha_cubic(0.7)) < 0.005
+    # beta = 0.5: scale = uint32(8 x 1536 / 3 / 512) = 8: alpha = 1 (RFC: 1)
+    assert cubic.ns3_alpha_core(0.5) == 1.0 == cubic.alpha_cubic(0.5)
+
+
+def test_avoidance_step_is_the_rfc_rule_with_alpha_given():
+    # congestion_avoidance_core = alpha by RFC 9438 §4.3 + avoidance_step_core, exactly
+    step = numba.njit(cubic.avoidance_step_core)
+    for cwnd, w_est, prior, t, friendly in [(70.0, 70.0, 100.0, 0.5, True),
+                                            (95.0, 80.0, 100.0, 3.0, False),
+                                            (50.0, 120.0, 100.0, 1.0, True)]:
+        alpha = 1.0 if w_est >= prior else cubic.alpha_cubic(0.7)
+        args = (cwnd, w_est, alpha, t, 0.1, 4.2, 100.0, 0.4, friendly)
+        expected = cubic.congestion_avoidance_core(cwnd, w_est, prior, t, 0.1, 4.2, 100.0, 0.4,
+                                                   0.7, friendly)
+        assert cubic.avoidance_step_core(*args) == expected == step(*args)

@@ -154,6 +154,10 @@ def test_one_law_two_uses():
     assert cubic_module.epoch_start.py_func is cubic_law.epoch_start_core
     assert cubic_module.avoidance.py_func is cubic_law.congestion_avoidance_core
     assert cubic_module.loss.py_func is cubic_law.loss_core
+    assert cubic_module.step.py_func is cubic_law.avoidance_step_core
+    assert cubic_module.ns3_alpha.py_func is cubic_law.ns3_alpha_core
+    assert cubic_module.ns3_count.py_func is cubic_law.ns3_count_core
+    assert cubic_module.ns3_loss.py_func is cubic_law.ns3_loss_core
     from ctlcc.sim.senders import sack
 
     assert sack.prr_sndcnt.py_func is prr_law.sndcnt_core
@@ -164,7 +168,8 @@ def test_one_law_two_uses():
     (dict(beta=0.0), r"beta must be in \(0, 1\), got 0.0"),
     (dict(c=0.0), r"c must be in \(0, inf\), got 0.0"),
     (dict(c=-0.4), r"c must be in \(0, inf\), got -0.4"),
-    (dict(recovery="sack"), "recovery must be one of 'prr', 'prr-crb', 'rfc6675', 'newreno'; "
+    (dict(recovery="sack"), "recovery must be one of 'prr', 'prr-crb', 'prr-ns3', 'rfc6675', "
+                            "'newreno'; "
                             "got 'sack'"),
     (dict(fast_convergence=1), "fast_convergence"),
     (dict(dupthresh=0), "dupthresh"),
@@ -245,3 +250,129 @@ def test_cubic_slow_start_adds_per_ack_or_per_segment(slow_start, expected):
 def test_bad_cubic_slow_start_names_the_choices():
     with pytest.raises(ValueError, match="slow_start must be one of 'rfc5681', 'ns3'; got 'abc'"):
         Cubic(slow_start="abc")
+
+
+# --- option avoidance: ns-3.44's TcpCubic in congestion avoidance ----------------------------
+
+def _avoidance_harness(sender, prior):
+    """A flow put in congestion avoidance at cwnd 1 (ssthresh 1, cwnd_prior *prior*: 0 = no
+    loss yet), then 25 ACKs of one segment each, 50 ms apart, RTT 50 ms: the windows."""
+    from ctlcc.sim._core.layout import F_SSTHRESH
+    from ctlcc.sim.testing import SenderHarness
+
+    h = SenderHarness(sender)
+    h.start(now=0.0)
+    h.ff[0, F_SSTHRESH] = 1.0
+    h.ff[0, cubic_module.F_CB_PRIOR] = prior
+    windows = []
+    for i in range(1, 26):
+        h.ack(seq=i, rtt=0.05, now=0.05 * i)
+        windows.append(h.state()["cwnd"])
+    return windows
+
+
+@pytest.mark.parametrize("prior, expected", [
+    # ns-3.44 TcpCubic::Update by hand, friendliness off: the epoch starts at the first ACK
+    # (K = 0, origin = 1 segment, W_max = 0 <= cwnd); t = time since it + min RTT (50 ms)
+    # = 0.05 i <= 1.25 s, so delta = uint32(0.4 t^3) = 0 (0.4 x 1.25^3 = 0.78): target =
+    # origin <= cwnd, cnt = 100 cwnd; before the first loss clamped to 20 (CntClamp): the
+    # 20th ACK adds one segment, then 2 x 100 -> 20 more; after a loss, 100 ACKs
+    (0.0, [1.0] * 19 + [2.0] * 6),
+    (10.0, [1.0] * 25),
+])
+def test_ns3_count_grows_whole_segments_by_hand(prior, expected):
+    sender = Cubic(recovery="newreno", friendly=False, avoidance="count")
+    assert _avoidance_harness(sender, prior) == expected
+
+
+def test_rfc_avoidance_grows_by_fractions_on_the_same_acks():
+    # the RFC's reading on the same ACKs: (W_cubic(t + RTT) - cwnd)/cwnd per ACK, W_cubic(t)
+    # = 1 + 0.4 t^3 (K = 0, W_max = 1): 1 + 0.4 x 0.05^3 / 1 = 1.00005 after the first ACK
+    windows = _avoidance_harness(Cubic(recovery="newreno", friendly=False), 0.0)
+    assert windows[0] == pytest.approx(1.00005, abs=1e-12)
+    assert all(b > a for a, b in zip(windows, windows[1:]))
+
+
+@pytest.mark.parametrize("avoidance, ssthresh, w_max", [
+    (None, 0.7 * 10.6, 0.0),             # RFC 9438 §4.8: W_max forgotten after a timeout
+    ("timeout-wmax", 0.7 * 10.6, 10.6),  # ns-3: m_lastMaxCwnd kept (set by GetSsThresh)
+    ("ssthresh", 7.0, 0.0),              # ns-3: uint32(10 x 0.7) = 7 from segCwnd = 10
+    ("ns3", 7.0, 10.0),                  # both: W_max = segCwnd = 10 (no earlier W_max)
+])
+def test_timeout_cut_by_reading(avoidance, ssthresh, w_max):
+    from ctlcc.sim._core.layout import F_CWND, F_SSTHRESH
+    from ctlcc.sim.testing import SenderHarness
+
+    h = SenderHarness(Cubic(recovery="newreno", avoidance=avoidance))
+    h.start(now=0.0)
+    h.ff[0, F_CWND] = 10.6
+    h.timer(now=1.5)  # the initial RTO (1 s) has expired with segment 0 unacknowledged
+    assert h.state()["timeouts"] == 1 and h.state()["cwnd"] == 1.0
+    assert h.ff[0, F_SSTHRESH] == pytest.approx(ssthresh, abs=1e-12)
+    assert h.ff[0, cubic_module.F_CB_WMAX] == w_max
+
+
+def test_ns3_avoidance_runs_in_whole_segments_after_the_loss():
+    # the docstring's loss: cwnd 50, ssthresh = uint32(50 x 0.7) = 35 (the RFC's too); after
+    # the recovery every change of cwnd is ns-3's one whole segment
+    result = _run(Cubic(recovery="rfc6675", avoidance="ns3"), 9.0)
+    flow = result.flows[0]
+    assert flow.fast_retransmits == 1 and flow.timeouts == 0
+    entry, values = _recovery_windows(result, 50.0)
+    assert values[0] == 35.0
+    grown = values[1:]
+    assert len(grown) > 10 and all(b - a == 1.0 for a, b in zip(values, grown))
+
+
+@pytest.mark.parametrize("avoidance", ["rfc9438", "ns3", "count", "min-rtt", "alpha",
+                                       "ssthresh", "timeout-wmax", "count+min-rtt",
+                                       "alpha+ssthresh+timeout-wmax"])
+def test_avoidance_values_run(avoidance):
+    result = _run(Cubic(avoidance=avoidance, limited_transmit=False), 3.0)
+    assert result.flows[0].fast_retransmits == 1 and result.flows[0].delivered_unique > 100
+
+
+def test_default_avoidance_is_the_rfcs():
+    # None and "rfc9438" are the same sender: identical runs
+    a = _run(Cubic(), 9.0).traces.window[:, 0]
+    b = _run(Cubic(avoidance="rfc9438"), 9.0).traces.window[:, 0]
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, _run(Cubic(avoidance="ns3"), 9.0).traces.window[:, 0])
+
+
+@pytest.mark.parametrize("value, message", [
+    ("linux", "avoidance must be one of 'rfc9438', 'ns3', 'count', 'min-rtt', 'alpha', "
+              "'ssthresh', 'timeout-wmax'; got 'linux'"),
+    ("count+linux", r"avoidance must be one of .*, or distinct parts among 'count', 'min-rtt', "
+                    r"'alpha', 'ssthresh', 'timeout-wmax' joined by '\+'; got 'count\+linux'"),
+    ("count+count", r"got 'count\+count'"),
+    ("ns3+count", r"got 'ns3\+count'"),
+    (1, "avoidance must be one of 'rfc9438', .*; got 1"),
+])
+def test_bad_cubic_avoidance_names_the_choices(value, message):
+    with pytest.raises(ValueError, match=message):
+        Cubic(avoidance=value)
+
+
+def test_avoidance_columns_are_counted():
+    # the private columns this option added (F_CB_MINRTT; I_CB_NS3 and ns-3's three counters)
+    from ctlcc.sim.senders import sack
+
+    own_float = Cubic.float_columns - sack.FLOAT_COLUMNS
+    own_int = Cubic.int_columns - sack.INT_COLUMNS
+    assert (own_float, own_int) == (16, 7)
+    assert cubic_module.F_CB_MINRTT == cubic_module._F0 + own_float - 1  # the last float one
+    assert cubic_module.I_CB_TCPCWND == cubic_module._I0 + own_int - 1   # the last int one
+
+
+def test_cubic_prr_ns3_is_ns3s_sendcount_with_cubics_ssthresh():
+    # Cubic(recovery="prr-ns3") runs the SACK machinery's ns-3 PRR: the hand count of
+    # _prr_ns3_prediction with CUBIC's ssthresh, 0.7 x 50 = 35, and cwnd = 35 at the end
+    result = _run(Cubic(recovery="prr-ns3"), 3.0)
+    flow = result.flows[0]
+    assert flow.fast_retransmits == 1 and flow.timeouts == 0 and flow.retransmitted == 1
+    entry, values = _recovery_windows(result, 50.0)
+    predicted = _prr_ns3_prediction(35)
+    assert predicted[0] == 48.0  # ceil(2 x 35 / 46) = 2 -> 46 + 2
+    assert values[:len(predicted)] == predicted
+    assert values[len(predicted)] == 35.0

@@ -45,6 +45,11 @@ Loss recovery (option ``recovery``):
   with ``TcpPrrRecovery``: this is the configuration a comparison with
   ns-3's defaults needs (Linux's CUBIC, too, runs over SACK and PRR);
 * ``"prr-crb"``: the same with PRR's conservative reduction bound;
+* ``"prr-ns3"``: the same with ns-3.44's ``TcpPrrRecovery`` as read from its
+  source (:class:`~ctlcc.sim.senders.Sack`'s ``"prr-ns3"``,
+  ``ctlcc.laws.prr.sndcnt_ns3``); with ``avoidance="ns3"`` it is the engine's
+  closest reading of ns-3's ``cubic_prr_*`` configuration
+  (``docs/ns3_agreement.md``);
 * ``"rfc6675"``: SACK with RFC 6675's window (cwnd = ssthresh through the
   recovery);
 * ``"newreno"``: no SACK, RFC 6582 NewReno fast recovery (cwnd = ssthresh +
@@ -70,8 +75,7 @@ HyStart++, on by default; the agreement matrix runs ns-3 with
 ``TcpCubic::HyStart = false`` and ctlcc with ``hystart=False`` so that the
 two start alike.
 
-Where ns-3.44's ``TcpCubic`` departs from this sender (read from its source;
-the matrix measures their joint effect, ``docs/ns3_agreement.md``, not each one's):
+Where ns-3.44's ``TcpCubic`` departs from this sender (read from its source):
 Linux's integer arithmetic (a whole segment once ``cnt = cwnd/(target -
 cwnd)`` segments are acknowledged, growth of one segment per ``100 cwnd``
 above the target, the target truncated to whole segments), the target at
@@ -80,7 +84,15 @@ switching to 1, ``cnt`` clamped to 20 before the first loss, ssthresh from
 the integer window, W_max kept across a timeout (the curve after a timeout
 bends toward the window before it), slow start that adds every segment an
 ACK covers (byte counting without a limit); its PRR is described in
-:mod:`ctlcc.laws.prr`.
+:mod:`ctlcc.laws.prr`.  Each is an option (``avoidance``'s parts,
+``slow_start="ns3"``, ``recovery="prr-ns3"``; the integer rules are the
+``ns3_*`` cores of :mod:`ctlcc.laws.cubic`).  Measured one at a time on the
+agreement matrix's ``cubic_prr_*`` scenarios (``docs/ns3_agreement.md``,
+2026-11-30): no CUBIC reading moves the loss count toward ns-3's; ns-3's PRR
+does, and with ``avoidance="ns3"`` on top of it the engine's loss count,
+fast retransmits and queue on ``cubic_prr_rtt1`` come within 6 % of ns-3's.
+Not modelled: ns-3 grows the window only when it limits the flow
+(``m_isCwndLimited``).
 
 References
 ----------
@@ -110,10 +122,11 @@ from ._base import SenderSpec, check_option
 __all__ = ["Cubic"]
 
 #: The loss-recovery options (see the module docstring).
-RECOVERIES = ("prr", "prr-crb", "rfc6675", "newreno")
-REC_NEWRENO = 3.0
+RECOVERIES = ("prr", "prr-crb", "prr-ns3", "rfc6675", "newreno")
+REC_NEWRENO = 4.0  # beyond the SACK recoveries' codes (ctlcc.sim.senders.sack)
 _RECOVERY_CODE = {"prr": SK.REC_PRR_SSRB, "prr-crb": SK.REC_PRR_CRB,
-                  "rfc6675": SK.REC_RFC6675, "newreno": REC_NEWRENO}
+                  "prr-ns3": SK.REC_PRR_NS3, "rfc6675": SK.REC_RFC6675,
+                  "newreno": REC_NEWRENO}
 
 # private columns, after the SACK machinery's (which this sender runs on)
 _F0, _I0 = NF_COMMON + SK.FLOAT_COLUMNS, NI_COMMON + SK.INT_COLUMNS
@@ -124,7 +137,13 @@ _F0, _I0 = NF_COMMON + SK.FLOAT_COLUMNS, NI_COMMON + SK.INT_COLUMNS
 (F_HS_ROUND, F_HS_LAST, F_HS_CUR, F_HS_BASE) = range(_F0 + 10, _F0 + 14)
 # the slow-start reading (1: ns-3.44's TcpCubic, 0: RFC 5681)
 F_CB_SLOWSTART = _F0 + 14
+# ns-3's m_delayMin: the smallest smoothed RTT since the start or the last timeout (option
+# avoidance's "min-rtt")
+F_CB_MINRTT = _F0 + 15
 (I_CB_LOSS, I_HS_STATE, I_HS_CSS_ROUNDS) = range(_I0, _I0 + 3)
+# option avoidance: its parts (bits of I_CB_NS3) and ns-3's counters of the "count" reading
+# (m_cWndCnt, m_ackCnt, m_tcpCwnd)
+(I_CB_NS3, I_CB_CWNDCNT, I_CB_ACKCNT, I_CB_TCPCWND) = range(_I0 + 3, _I0 + 7)
 #: I_HS_STATE: standard slow start (HyStart++ off or over), HyStart++'s slow start, CSS
 HS_OFF, HS_SLOW_START, HS_CSS = 0, 1, 2
 
@@ -134,6 +153,10 @@ _jit = numba.njit(cache=True)
 epoch_start = numba.njit(law.epoch_start_core, cache=True, inline="always")
 avoidance = numba.njit(law.congestion_avoidance_core, cache=True, inline="always")
 loss = numba.njit(law.loss_core, cache=True, inline="always")
+step = numba.njit(law.avoidance_step_core, cache=True, inline="always")
+ns3_alpha = numba.njit(law.ns3_alpha_core, cache=True, inline="always")
+ns3_count = numba.njit(law.ns3_count_core, cache=True, inline="always")
+ns3_loss = numba.njit(law.ns3_loss_core, cache=True, inline="always")
 hs_exit = numba.njit(hs.delay_increase_core, cache=True, inline="always")
 hs_abort = numba.njit(hs.css_abort_core, cache=True, inline="always")
 hs_increase = numba.njit(hs.increase_core, cache=True, inline="always")
@@ -143,6 +166,36 @@ increase = W.increase
 #: default, None) or ns-3.44's TcpCubic (cwnd += every segment the ACK covers, not capped at
 #: ssthresh; the rest of the ACK is not passed on to congestion avoidance).
 SLOW_STARTS = ("rfc5681", "ns3")
+#: The parts of ns-3.44's congestion avoidance (option ``avoidance``; bits of I_CB_NS3).
+AVOIDANCE_PARTS = ("count", "min-rtt", "alpha", "ssthresh", "timeout-wmax")
+NS3_COUNT, NS3_MIN_RTT, NS3_ALPHA, NS3_SSTHRESH, NS3_TIMEOUT_WMAX = 1, 2, 4, 8, 16
+#: Values of ``avoidance`` besides "+"-joined parts: the RFC's (None) and all of ns-3's.
+AVOIDANCES = ("rfc9438", "ns3") + AVOIDANCE_PARTS
+#: ns-3's ``TcpCubic::PktsAcked`` ignores RTT samples this soon after an epoch starts
+#: (``CubicDelta``). [s]
+NS3_CUBIC_DELTA = 0.01
+
+
+def avoidance_bits(avoidance):
+    """The I_CB_NS3 bits of a valid ``avoidance`` value (0: RFC 9438)."""
+    if avoidance is None or avoidance == "rfc9438":
+        return 0
+    parts = AVOIDANCE_PARTS if avoidance == "ns3" else avoidance.split("+")
+    return sum(1 << AVOIDANCE_PARTS.index(p) for p in set(parts))
+
+
+def _check_avoidance(value):
+    if not isinstance(value, str):
+        check_option("avoidance", value, AVOIDANCES)
+    parts = value.split("+")
+    if len(parts) == 1:
+        return check_option("avoidance", value, AVOIDANCES)
+    if any(p not in AVOIDANCE_PARTS for p in parts) or len(set(parts)) < len(parts):
+        raise ParameterError(
+            f"avoidance must be one of {', '.join(repr(o) for o in AVOIDANCES)}, or distinct "
+            f"parts among {', '.join(repr(o) for o in AVOIDANCE_PARTS)} joined by '+'; "
+            f"got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -162,9 +215,10 @@ class Cubic(SenderSpec):
         (RFC 9438 §4.7).
     friendly : bool
         The Reno-friendly region (RFC 9438 §4.3; ns-3's ``TcpFriendliness``).
-    recovery : {"prr", "prr-crb", "rfc6675", "newreno"}
+    recovery : {"prr", "prr-crb", "prr-ns3", "rfc6675", "newreno"}
         Loss recovery: SACK with RFC 6937 PRR (ns-3's and Linux's default),
-        SACK with PRR's conservative bound, SACK with RFC 6675's window, or
+        SACK with PRR's conservative bound, SACK with ns-3.44's PRR as read
+        from its source, SACK with RFC 6675's window, or
         NewReno's fast recovery without SACK (see the module docstring).
     dupthresh : int or None
         DupThresh of the SACK recoveries, >= 1; None takes the scenario's
@@ -181,13 +235,29 @@ class Cubic(SenderSpec):
         ``TcpCubic``, which adds every segment the ACK covers, uncapped by
         ssthresh: after a go-back-N without SACK one cumulative ACK can
         open the window by a whole flight (``docs/ns3_agreement.md``).
+    avoidance : str or None
+        Congestion avoidance and the cut: RFC 9438 in real numbers (None or
+        ``"rfc9438"``), ns-3.44's ``TcpCubic`` (``"ns3"``: every part below), or
+        some of ns-3's parts joined by ``"+"`` (e.g. ``"count+min-rtt"``):
+        ``"count"``, Linux's integer growth (one whole segment once ``cnt``
+        segments are acknowledged, ``ctlcc.laws.cubic.ns3_count_core``: the
+        target truncated to whole segments, one segment per ``100 cwnd`` at
+        or above it, cnt clamped to 20 before the first loss, the integer
+        Reno estimate with alpha = 8/15 never switching to 1); ``"min-rtt"``,
+        the target at t + the smallest smoothed RTT since the start or the
+        last timeout (RFC: t + RTT, here the smoothed RTT); ``"alpha"``,
+        alpha = 8/15 never switching to 1 in the real-number growth (implied
+        by ``"count"``); ``"ssthresh"``, ssthresh and W_max from the window
+        in whole segments, truncated (``ns3_loss_core``); ``"timeout-wmax"``,
+        W_max kept across a timeout (RFC 9438 §4.8: forgotten).  What each
+        does to the ``cubic_prr_*`` scenarios: ``docs/ns3_agreement.md``.
 
     Examples
     --------
     >>> Cubic().options()
     {'c': 0.4, 'beta': 0.7, 'fast_convergence': True, 'friendly': True, 'recovery': 'prr', \
 'dupthresh': None, 'limited_transmit': None, 'hystart': False, \
-'slow_start': None}
+'slow_start': None, 'avoidance': None}
     >>> Cubic(beta=1.0)
     Traceback (most recent call last):
     ...
@@ -195,13 +265,13 @@ class Cubic(SenderSpec):
     >>> Cubic(recovery="reno")
     Traceback (most recent call last):
     ...
-    ctlcc.errors.ParameterError: recovery must be one of 'prr', 'prr-crb', 'rfc6675', \
-'newreno'; got 'reno'
+    ctlcc.errors.ParameterError: recovery must be one of 'prr', 'prr-crb', 'prr-ns3', \
+'rfc6675', 'newreno'; got 'reno'
     """
 
     name = "cubic"
-    float_columns = SK.FLOAT_COLUMNS + 15
-    int_columns = SK.INT_COLUMNS + 3
+    float_columns = SK.FLOAT_COLUMNS + 16
+    int_columns = SK.INT_COLUMNS + 7
     c: float = law.C
     beta: float = law.BETA
     fast_convergence: bool = True
@@ -211,6 +281,7 @@ class Cubic(SenderSpec):
     limited_transmit: bool = None
     hystart: bool = False
     slow_start: str = None
+    avoidance: str = None
 
     def __post_init__(self):
         object.__setattr__(self, "c", float(check_positive("c", self.c, scalar=True)))
@@ -226,6 +297,8 @@ class Cubic(SenderSpec):
             raise ParameterError("hystart=True runs RFC 9406's slow start and slow_start='ns3' "
                                  "ns-3.44's: choose one (slow_start must be None or 'rfc5681' "
                                  f"with hystart=True); got slow_start={self.slow_start!r}")
+        if self.avoidance is not None:
+            _check_avoidance(self.avoidance)
         # the SACK machinery's own checks (dupthresh, limited_transmit)
         dupthresh = SK.Sack(dupthresh=self.dupthresh,
                             limited_transmit=self.limited_transmit).dupthresh
@@ -251,6 +324,11 @@ class Cubic(SenderSpec):
         ff[j, F_CB_PRIOR] = 0.0
         ff[j, F_CB_SLOWSTART] = 1.0 if self.slow_start == "ns3" else 0.0
         fi[j, I_CB_LOSS] = 0
+        ff[j, F_CB_MINRTT] = np.inf
+        fi[j, I_CB_NS3] = avoidance_bits(self.avoidance)
+        fi[j, I_CB_CWNDCNT] = 0
+        fi[j, I_CB_ACKCNT] = 0
+        fi[j, I_CB_TCPCWND] = 0
         ff[j, F_HS_ROUND] = -1.0
         ff[j, F_HS_LAST] = np.inf
         ff[j, F_HS_CUR] = np.inf
@@ -282,6 +360,10 @@ def grow(now, f, acked, ctx):
         else:
             ff[f, F_CWND] = increase(cwnd, ff[f, F_SSTHRESH])
         return
+    bits = ctx.fi[f, I_CB_NS3]
+    if bits & NS3_COUNT:
+        grow_ns3(now, f, acked, ctx)
+        return
     if ff[f, F_CB_EPOCH] < 0.0:  # the first ACK of congestion avoidance: a new epoch
         k, w_max = epoch_start(ff[f, F_CB_WMAX], cwnd, ff[f, F_CB_C])
         ff[f, F_CB_EPOCH] = now
@@ -291,11 +373,73 @@ def grow(now, f, acked, ctx):
     t = now - ff[f, F_CB_EPOCH]
     w_est = ff[f, F_CB_WEST]
     friendly = ff[f, F_CB_FRIENDLY] > 0.0
-    for _ in range(acked):
-        cwnd, w_est = avoidance(cwnd, w_est, ff[f, F_CB_PRIOR], t, ff[f, F_SRTT], ff[f, F_CB_K],
-                                ff[f, F_CB_WMAX], ff[f, F_CB_C], ff[f, F_CB_BETA], friendly)
+    if bits == 0:  # RFC 9438
+        for _ in range(acked):
+            cwnd, w_est = avoidance(cwnd, w_est, ff[f, F_CB_PRIOR], t, ff[f, F_SRTT],
+                                    ff[f, F_CB_K], ff[f, F_CB_WMAX], ff[f, F_CB_C],
+                                    ff[f, F_CB_BETA], friendly)
+    else:  # RFC 9438 in real numbers with ns-3's alpha and/or target time
+        rtt = target_rtt(f, ctx)
+        for _ in range(acked):
+            if bits & NS3_ALPHA:
+                alpha = ns3_alpha(ff[f, F_CB_BETA])
+            elif w_est >= ff[f, F_CB_PRIOR]:
+                alpha = 1.0
+            else:
+                alpha = law.alpha_cubic_core(ff[f, F_CB_BETA])
+            cwnd, w_est = step(cwnd, w_est, alpha, t, rtt, ff[f, F_CB_K], ff[f, F_CB_WMAX],
+                               ff[f, F_CB_C], friendly)
     ff[f, F_CWND] = cwnd
     ff[f, F_CB_WEST] = w_est
+
+
+@_inline
+def target_rtt(f, ctx):
+    """The RTT added to t for the target: ns-3's min RTT ("min-rtt"; the smoothed RTT
+    until there is one) or RFC 9438's RTT, the smoothed RTT."""
+    ff = ctx.ff
+    if ctx.fi[f, I_CB_NS3] & NS3_MIN_RTT and ff[f, F_CB_MINRTT] < np.inf:
+        return ff[f, F_CB_MINRTT]
+    return ff[f, F_SRTT]
+
+
+@_inline
+def min_rtt_sample(now, f, ctx):
+    """ns-3's ``TcpCubic::PktsAcked`` on an ACK: the smallest smoothed RTT (none within
+    CubicDelta of an epoch's start)."""
+    ff = ctx.ff
+    if ff[f, F_CB_EPOCH] >= 0.0 and now - ff[f, F_CB_EPOCH] < NS3_CUBIC_DELTA:
+        return
+    if ff[f, F_SRTT] > 0.0 and ff[f, F_SRTT] < ff[f, F_CB_MINRTT]:
+        ff[f, F_CB_MINRTT] = ff[f, F_SRTT]
+
+
+@_inline
+def grow_ns3(now, f, acked, ctx):
+    """ns-3.44's ``TcpCubic::IncreaseWindow`` and ``Update`` in congestion avoidance
+    (option avoidance's "count"): at most one whole segment per ACK."""
+    ff, fi = ctx.ff, ctx.fi
+    seg = int(ff[f, F_CWND])
+    fi[f, I_CB_CWNDCNT] += acked
+    if ff[f, F_CB_EPOCH] < 0.0:
+        k, w_max = epoch_start(ff[f, F_CB_WMAX], float(seg), ff[f, F_CB_C])
+        ff[f, F_CB_EPOCH] = now
+        ff[f, F_CB_K] = k
+        ff[f, F_CB_WMAX] = w_max
+        fi[f, I_CB_ACKCNT] = 0
+        fi[f, I_CB_TCPCWND] = seg
+    fi[f, I_CB_ACKCNT] += acked
+    t = now + target_rtt(f, ctx) - ff[f, F_CB_EPOCH]
+    cnt, ack_cnt, tcp_cwnd = ns3_count(seg, t, ff[f, F_CB_K], int(ff[f, F_CB_WMAX]),
+                                       ff[f, F_CB_C], fi[f, I_CB_ACKCNT], fi[f, I_CB_TCPCWND],
+                                       ff[f, F_CB_BETA], ff[f, F_CB_PRIOR] == 0.0,
+                                       ff[f, F_CB_FRIENDLY] > 0.0)
+    fi[f, I_CB_ACKCNT] = ack_cnt
+    fi[f, I_CB_TCPCWND] = tcp_cwnd
+    ff[f, F_CB_WEST] = tcp_cwnd
+    if fi[f, I_CB_CWNDCNT] >= cnt:
+        ff[f, F_CWND] += 1.0
+        fi[f, I_CB_CWNDCNT] -= cnt
 
 
 @_inline
@@ -337,7 +481,12 @@ def cut(f, cwnd, ctx):
     """RFC 9438 §4.6-4.7 at a congestion event with window *cwnd*: returns ssthresh."""
     ff = ctx.ff
     ctx.fi[f, I_HS_STATE] = HS_OFF  # a congestion event ends HyStart++ (RFC 9406 §4.3)
-    ssthresh, w_max = loss(cwnd, ff[f, F_CB_WMAX], ff[f, F_CB_BETA], ff[f, F_CB_FASTCONV] > 0.0)
+    if ctx.fi[f, I_CB_NS3] & NS3_SSTHRESH:
+        ssthresh, w_max = ns3_loss(cwnd, ff[f, F_CB_WMAX], ff[f, F_CB_BETA],
+                                   ff[f, F_CB_FASTCONV] > 0.0)
+    else:
+        ssthresh, w_max = loss(cwnd, ff[f, F_CB_WMAX], ff[f, F_CB_BETA],
+                               ff[f, F_CB_FASTCONV] > 0.0)
     ff[f, F_CB_WMAX] = w_max
     ff[f, F_CB_PRIOR] = cwnd
     ff[f, F_CB_EPOCH] = -1.0
@@ -350,10 +499,12 @@ def timeout_cut(f, cwnd, repeated, ctx):
     ff, fi = ctx.ff, ctx.fi
     fi[f, I_CB_LOSS] = 1
     fi[f, I_HS_STATE] = HS_OFF
+    ff[f, F_CB_MINRTT] = np.inf  # ns-3's CubicReset (read by avoidance's "min-rtt" only)
     if repeated:
         return ff[f, F_SSTHRESH]
     ssthresh = cut(f, cwnd, ctx)
-    ff[f, F_CB_WMAX] = 0.0  # the next epoch: K = 0, W_max = the window it starts from
+    if not fi[f, I_CB_NS3] & NS3_TIMEOUT_WMAX:
+        ff[f, F_CB_WMAX] = 0.0  # the next epoch: K = 0, W_max = the window it starts from
     return ssthresh
 
 
@@ -393,6 +544,8 @@ def sack_ack(now, f, record, ctx):
     go, acked, newly, delivered = SK.update(now, f, record, ctx)
     if not go:
         return
+    if fi[f, I_CB_NS3] & NS3_MIN_RTT:
+        min_rtt_sample(now, f, ctx)
     if fi[f, I_IN_RECOVERY] == 1:
         if SK.recovery_done(fi[f, I_SND_UNA], fi[f, I_RECOVER]):  # (A)
             SK.exit_recovery(f, ctx)
@@ -416,6 +569,8 @@ def newreno_ack(now, f, ack, ctx):
     seq = ack.seq
     if not W.ack_preamble(f, seq, ack.rtt, ack.retx, ctx):
         return
+    if fi[f, I_CB_NS3] & NS3_MIN_RTT:
+        min_rtt_sample(now, f, ctx)
     una = fi[f, I_SND_UNA]
     if seq > una:
         state = W.new_ack(now, f, seq, ack.rtt, ack.retx, W.REC_NEWRENO, True, ctx)
