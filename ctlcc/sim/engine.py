@@ -49,6 +49,7 @@ from ._core import dispatch
 from ._core import hooks as _hooks
 from ._core import layout as K
 from ._core import net
+from ._core import occupancy as _occupancy
 from . import criteria as _criteria
 from .scenarios import Bernoulli, GilbertElliott, PacketList, Scenario
 
@@ -578,7 +579,13 @@ class _Simulation:
             spec.init_flow(ff, fi, tab, j, tcp)
         self.tab = tab
         self.hooks = _flow_rows(n, K.NH)[0]   # one line per flow
-        self.hooks[:, :K.NH] = [hook_table(spec) for spec in specs]
+        # the addresses depend on the sender's module only: looked up once per module
+        modules = [senders_mod.hooks_module(spec) for spec in specs]
+        by_module = {}
+        for module in modules:
+            if module not in by_module:
+                by_module[module] = _module_hook_table(module)
+        self.hooks[:, :K.NH] = [by_module[module] for module in modules]
         self.ff, self.fi = ff, fi
         ring = 1 << int(math.ceil(math.log2(2 * tcp.max_window + 2)))
         self.rbits = np.zeros((n, ring), dtype=np.uint8)
@@ -804,7 +811,8 @@ class _Simulation:
         queues = []
         for j, key in enumerate(sc.bottlenecks):
             c = int(self.bott[j])
-            wait, busy = self._clip_tail(c, T)
+            wait, busy = _occupancy.clip_tail(c, T, self.ci, self.cf, self.ring_s,
+                                              self.ring_e)
             queues.append(QueueStats(
                 link=key, mean=float(wait / T), max=int(self.ci[c, K.K_MAXQ]),
                 drops=int(self.ci[c, K.K_DROPS]), losses=int(self.ci[c, K.K_LOSSES]),
@@ -833,24 +841,13 @@ class _Simulation:
                          samples, tuple(flow.sender.final_state(ff, fi, j)
                                         for j, flow in enumerate(sc.flows)))
 
-    def _clip_tail(self, c, T):
-        """Waiting and busy time of channel c restricted to [0, T]."""
-        wait, busy = self.cf[c, K.C_WAIT_SUM], self.cf[c, K.C_BUSY_SUM]
-        off, size = self.ci[c, K.K_RING_OFF], self.ci[c, K.K_CAP] + 1
-        head, count = self.ci[c, K.K_RING_HEAD], self.ci[c, K.K_RING_COUNT]
-        for k in range(count):
-            s, e = self.ring_s[off + (head + k) % size], self.ring_e[off + (head + k) % size]
-            if e > T:
-                busy -= e - max(s, T)
-            if s > T:
-                # arrived before T (events past T are not processed), waits beyond T
-                wait -= s - T
-        return wait, busy
-
-
 def hook_table(spec):
     """The addresses of *spec*'s hooks, one per kind (0: none), compiling them if needed."""
-    module = senders_mod.hooks_module(spec)
+    return _module_hook_table(senders_mod.hooks_module(spec))
+
+
+def _module_hook_table(module):
+    """The addresses of the hooks a sender module defines, one per kind (0: none)."""
     defined = _hooks.module_hooks(module)
     row = []
     for kind in _hooks.KINDS:

@@ -20,7 +20,8 @@ arrays keep their numba types, so nothing compiled against them changes.
 
 import numba
 
-from .layout import K_FIFO_HEAD, P_FLOW, P_NEXT
+from .layout import (C_BUSY_SUM, C_WAIT_SUM, K_CAP, K_FIFO_HEAD, K_RING_COUNT, K_RING_HEAD,
+                     K_RING_OFF, P_FLOW, P_NEXT)
 from .net import waiting
 
 __all__ = []
@@ -60,3 +61,20 @@ def sample_by_flow(now, k, ctx):
     for j in range(nb):
         count_waiting_by_flow(now, ctx.bott[j], ctx.ci, ctx.pi, ctx.ring_s,
                               row[nb + j * n:nb + (j + 1) * n])
+
+
+@numba.njit(cache=True)
+def clip_tail(c, T, ci, cf, ring_s, ring_e):
+    """Waiting and busy time of channel c restricted to [0, T]: its sums, less what the
+    transmissions still in its ring spend past T (in the ring's order, oldest first)."""
+    wait, busy = cf[c, C_WAIT_SUM], cf[c, C_BUSY_SUM]
+    off, size = ci[c, K_RING_OFF], ci[c, K_CAP] + 1
+    head, count = ci[c, K_RING_HEAD], ci[c, K_RING_COUNT]
+    for k in range(count):
+        s, e = ring_s[off + (head + k) % size], ring_e[off + (head + k) % size]
+        if e > T:
+            busy -= e - max(s, T)
+        if s > T:
+            # arrived before T (events past T are not processed), waits beyond T
+            wait -= s - T
+    return wait, busy
