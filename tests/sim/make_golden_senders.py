@@ -1,0 +1,82 @@
+"""Fingerprints of the senders added after tests/sim/data/golden_engine.npz was made.
+
+``make_golden.py``'s cases cover the papers' first protocols (Reno, NewReno,
+Tahoe, Vegas, ST-PD, Primo, CBR, Poisson); the senders written since (SACK
+with RFC 6675 and PRR recovery, CUBIC over PRR and over NewReno, CBRAA,
+IFTP, STTP, TCP-Friend, TFRC) had no fingerprint, so a change of the engine
+or of a shared law that altered one of them in the last bit went unseen.
+This stores the same fingerprint (:func:`make_golden.fingerprint`: per-flow
+counters, queue statistics, digests of every sample and trace array) for
+each of them, at its defaults, on five of the papers' presets, with and
+without 1 % random loss, in tests/sim/data/golden_senders.npz.
+
+The stored file was made with ctlcc at commit 752dd2c (before that day's
+engine changes: the set-up lookups, the channel ring's restart, and the
+CUBIC options merged from the branch ``cubic-ns3-readings``), so the test
+also checks that those changes left every sender's results as they were.
+Regenerate only when a change is *meant* to alter results, and say so in
+the commit::
+
+    PYTHONPATH=. python tests/sim/make_golden_senders.py
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+try:
+    from . import make_golden as G
+except ImportError:   # run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import make_golden as G
+
+PATH = Path(__file__).with_name("data") / "golden_senders.npz"
+
+PRESETS = ("thesis_fig3_7_sufficient", "sttp_fig3", "primo_fig1_top", "cbraa_fig2",
+           "iftp_fig4")
+#: (label, sender name in ctlcc.sim.senders.SENDERS, keyword arguments)
+SENDERS = (("sack", "sack", {}), ("sack-prr", "sack", {"recovery": "prr"}),
+           ("cubic", "cubic", {}), ("cubic-newreno", "cubic", {"recovery": "newreno"}),
+           ("cbraa", "cbraa", {}), ("iftp", "iftp", {}), ("sttp", "sttp", {}),
+           ("tcpfriend", "tcpfriend", {}), ("tfrc", "tfrc", {}))
+DURATION = 12.0
+
+
+def cases():
+    """(key, (preset, sender label, loss), duration, seed, trace) of every case."""
+    out = []
+    for name in PRESETS:
+        for label, _, _ in SENDERS:
+            for loss in (None, 0.01):
+                key = f"{name}|{label}|{loss}|0"
+                out.append((key, (name, label, loss), DURATION, 0, loss is not None))
+    return out
+
+
+def build(name, label, loss):
+    from ctlcc.sim import scenarios as S
+    from ctlcc.sim.senders import SENDERS as REGISTRY
+
+    registry, kwargs = next((r, k) for lab, r, k in SENDERS if lab == label)
+    kw = {} if loss is None else {"loss": loss}
+    return S.preset(name, protocol=REGISTRY[registry](**kwargs), **kw)
+
+
+def main():
+    from ctlcc.sim import run
+
+    store = {}
+    for key, args, duration, seed, trace in cases():
+        r = run(build(*args), duration, seed=seed, trace=trace, progress=False)
+        flows, queues, digests = G.fingerprint(r)
+        store[key + "|flows"] = flows
+        store[key + "|queues"] = queues
+        store[key + "|digests"] = digests
+        print(key, r.events, flush=True)
+    np.savez_compressed(PATH, **store)
+    print("wrote", PATH, len(store) // 3, "cases")
+
+
+if __name__ == "__main__":
+    main()
