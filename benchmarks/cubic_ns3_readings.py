@@ -30,8 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ctlcc.sim import ns3_matrix as M  # noqa: E402
-from ctlcc.sim import run, senders  # noqa: E402
+from ctlcc.sim import senders  # noqa: E402
 from ctlcc.sim.scenarios import dumbbell  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from ns3_matrix import engine_run  # noqa: E402
 
 _READINGS = ("", ', avoidance="count"', ', avoidance="min-rtt"', ', avoidance="alpha"',
              ', avoidance="ssthresh"', ', avoidance="timeout-wmax"', ', avoidance="ns3"',
@@ -62,15 +65,7 @@ def with_senders(case, spec):
 
 def engine_row(case, seed):
     """The matrix metrics of one engine run, with drops and timeouts of all flows."""
-    scenario = case.scenario(seed)
-    head = run(scenario, case.warmup, seed=seed, progress=False)
-    whole = run(scenario, case.duration, seed=seed, progress=False)
-    window = case.duration - case.warmup
-    bits = 8 * scenario.payload_bytes
-    goodputs = [(w.delivered_unique - h.delivered_unique) * bits / window
-                for w, h in zip(whole.flows, head.flows)]
-    queue = (whole.queues[0].mean * case.duration - head.queues[0].mean * case.warmup) / window
-    row = M.metrics_of(case, goodputs, queue, sum(f.retransmitted for f in whole.flows))
+    row, whole = engine_run(case, seed)
     row["dropped"] = float(sum(f.dropped for f in whole.flows))
     row["timeouts"] = float(sum(f.timeouts for f in whole.flows))
     row["fast_retransmits"] = float(sum(f.fast_retransmits for f in whole.flows))

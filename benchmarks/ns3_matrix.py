@@ -185,6 +185,12 @@ def engine_metrics(case, seed):
     the full run: the window's goodput and exact mean queue are the
     differences of the two runs' totals.
     """
+    return engine_run(case, seed)[0]
+
+
+def engine_run(case, seed):
+    """(:func:`engine_metrics`, the full run's result): for scripts that also report the
+    run's per-flow counters (``ns3_phase.py``, ``cubic_ns3_readings.py``)."""
     scenario = case.scenario(seed)
     head = run(scenario, case.warmup, seed=seed, progress=False)
     whole = run(scenario, case.duration, seed=seed, progress=False)
@@ -193,7 +199,7 @@ def engine_metrics(case, seed):
     goodputs = [(w.delivered_unique - h.delivered_unique) * bits / window
                 for w, h in zip(whole.flows, head.flows)]
     queue = (whole.queues[0].mean * case.duration - head.queues[0].mean * case.warmup) / window
-    return metrics_of(case, goodputs, queue, sum(f.retransmitted for f in whole.flows))
+    return metrics_of(case, goodputs, queue, sum(f.retransmitted for f in whole.flows)), whole
 
 
 def compare(cases, out=None, merge=False):

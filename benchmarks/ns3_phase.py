@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ctlcc.sim import ns3_matrix as M  # noqa: E402
-from ctlcc.sim import run, senders  # noqa: E402
+from ctlcc.sim import senders  # noqa: E402
 from ctlcc.sim.scenarios import dumbbell  # noqa: E402
 
 
@@ -87,12 +87,12 @@ def main(argv=None):
 
 def _engine(case, seed):
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from ns3_matrix import engine_metrics
+    from ns3_matrix import engine_run
 
-    result = run(case.scenario(seed), case.duration, seed=seed, progress=False)
+    metrics, result = engine_run(case, seed)
     flows = [dict(dropped=f.dropped, retransmitted=f.retransmitted, timeouts=f.timeouts,
                   fast_retransmits=f.fast_retransmits) for f in result.flows]
-    return engine_metrics(case, seed), flows
+    return metrics, flows
 
 
 def _ns3_options(options, pairs):
