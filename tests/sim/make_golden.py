@@ -116,19 +116,32 @@ def fingerprint(result):
     return flows, queues, np.array(digests + [str(result.events)])
 
 
-def main():
+def assert_matches(result, store, key):
+    """*result*'s fingerprint equals the one stored under *key*, bit for bit."""
+    flows, queues, digests = fingerprint(result)
+    np.testing.assert_array_equal(flows, store[key + "|flows"])
+    np.testing.assert_array_equal(queues, store[key + "|queues"])
+    assert list(digests) == list(store[key + "|digests"])
+
+
+def write(all_cases, builder, path):
+    """Run every case of *all_cases* (built by *builder*) and store its fingerprint."""
     from ctlcc.sim import run
 
     store = {}
-    for key, args, duration, seed, trace in cases():
-        r = run(build(*args), duration, seed=seed, trace=trace, progress=False)
+    for key, args, duration, seed, trace in all_cases:
+        r = run(builder(*args), duration, seed=seed, trace=trace, progress=False)
         flows, queues, digests = fingerprint(r)
         store[key + "|flows"] = flows
         store[key + "|queues"] = queues
         store[key + "|digests"] = digests
         print(key, r.events, flush=True)
-    np.savez_compressed(PATH, **store)
-    print("wrote", PATH, len(store) // 3, "cases")
+    np.savez_compressed(path, **store)
+    print("wrote", path, len(store) // 3, "cases")
+
+
+def main():
+    write(cases(), build, PATH)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ the commit::
 import sys
 from pathlib import Path
 
-import numpy as np
 
 try:
     from . import make_golden as G
@@ -64,18 +63,7 @@ def build(name, label, loss):
 
 
 def main():
-    from ctlcc.sim import run
-
-    store = {}
-    for key, args, duration, seed, trace in cases():
-        r = run(build(*args), duration, seed=seed, trace=trace, progress=False)
-        flows, queues, digests = G.fingerprint(r)
-        store[key + "|flows"] = flows
-        store[key + "|queues"] = queues
-        store[key + "|digests"] = digests
-        print(key, r.events, flush=True)
-    np.savez_compressed(PATH, **store)
-    print("wrote", PATH, len(store) // 3, "cases")
+    G.write(cases(), build, PATH)
 
 
 if __name__ == "__main__":

@@ -26,8 +26,5 @@ _CASES = G.cases()
 def test_engine_matches_golden(monkeypatch, key, args, duration, seed, trace, wheel):
     if wheel:
         monkeypatch.setattr(engine, "WHEEL_MIN_CHANNELS", 0)
-    result = run(G.build(*args), duration, seed=seed, trace=trace, progress=False)
-    flows, queues, digests = G.fingerprint(result)
-    np.testing.assert_array_equal(flows, _STORE[key + "|flows"])
-    np.testing.assert_array_equal(queues, _STORE[key + "|queues"])
-    assert list(digests) == list(_STORE[key + "|digests"])
+    G.assert_matches(run(G.build(*args), duration, seed=seed, trace=trace, progress=False),
+                     _STORE, key)
