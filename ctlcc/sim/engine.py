@@ -841,13 +841,9 @@ class _Simulation:
                          samples, tuple(flow.sender.final_state(ff, fi, j)
                                         for j, flow in enumerate(sc.flows)))
 
-def hook_table(spec):
-    """The addresses of *spec*'s hooks, one per kind (0: none), compiling them if needed."""
-    return _module_hook_table(senders_mod.hooks_module(spec))
-
-
 def _module_hook_table(module):
-    """The addresses of the hooks a sender module defines, one per kind (0: none)."""
+    """The addresses of the hooks a sender module defines, one per kind (0: none),
+    compiling them if needed."""
     defined = _hooks.module_hooks(module)
     row = []
     for kind in _hooks.KINDS:
