@@ -117,8 +117,6 @@ def admit(now, p, c, pi, cf, ci, ring_s, ring_e, fi):
     while count > 0 and ring_e[off + head] <= now:
         head = (head + 1) % size
         count -= 1
-    if count == 0:
-        head = 0   # as net.offer: an empty ring starts again at its first slot
     ci[c, K_RING_HEAD] = head
     ci[c, K_RING_COUNT] = count
     queue = count - 1 if count > 0 else 0   # waiting: the head is in transmission

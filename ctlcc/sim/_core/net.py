@@ -454,7 +454,8 @@ def offer(now, p, c, g, meta, hf, hi, pi, pf, free, cf, ci, ring_s, ring_e, fi,
     channel's list of packets in flight; only the head of that list is in
     the heap (:func:`next_arrival`).
     """
-    if ci[c, K_AQM] != AQM_DROPTAIL:
+    droptail = ci[c, K_AQM] == AQM_DROPTAIL
+    if not droptail:
         verdict = admit(now, p, c, pi, cf, ci, ring_s, ring_e, fi)
         if verdict == DROPPED:
             ci[c, K_ARRIVALS] += 1
@@ -476,11 +477,14 @@ def offer(now, p, c, g, meta, hf, hi, pi, pf, free, cf, ci, ring_s, ring_e, fi,
     while count > 0 and ring_e[off + head] <= now:
         head = (head + 1) % size
         count -= 1
-    if count == 0:
-        # an empty ring starts again at its first slot: a channel that empties between
-        # its packets (an access link) then writes the same line of its ring every time,
-        # instead of walking through all of it (16 kB for 1000 packets of buffer, a cold
-        # line per hop); the ring's positions are relative to its head everywhere
+    if count == 0 and droptail:
+        # an empty drop-tail ring starts again at its first slot: a channel that empties
+        # between its packets (an access link) then writes the same line of its ring every
+        # time, instead of walking through all of it (16 kB for 1000 packets of buffer, a
+        # cold line per hop).  Its positions are read relative to its head (the bisection
+        # of `waiting`, the end-of-run clipping, the per-flow occupancy); an AQM's ring
+        # keeps walking: RED reads the entry before the head of an empty ring (the last
+        # transmission's start, for its idle time: aqm.admit)
         head = 0
     ci[c, K_RING_HEAD] = head
     ci[c, K_RING_COUNT] = count
