@@ -217,16 +217,23 @@ def _prr_ns3_prediction(ssthresh):
     return out
 
 
-def test_prr_ns3_reading_follows_ns3s_sendcount_by_hand():
-    result = _run(Sack(recovery="prr-ns3"), 3.0)
+@pytest.mark.parametrize("sender, ssthresh", [
+    # Sack's reading of ns-3's PRR, ssthresh 50 / 2 = 25; entry: prr_delivered 2,
+    # ceil(2 x 25 / 46) = 2 -> cwnd 46 + 2 (RFC 6937's PRR: 47)
+    (Sack(recovery="prr-ns3"), 25.0),
+    # Cubic(recovery="prr-ns3") runs the same machinery with CUBIC's ssthresh 0.7 x 50 =
+    # 35; entry: ceil(2 x 35 / 46) = 2 -> 46 + 2
+    (Cubic(recovery="prr-ns3"), 35.0),
+], ids=["sack", "cubic"])
+def test_prr_ns3_reading_follows_ns3s_sendcount_by_hand(sender, ssthresh):
+    result = _run(sender, 3.0)
     flow = result.flows[0]
     assert flow.fast_retransmits == 1 and flow.timeouts == 0 and flow.retransmitted == 1
     entry, values = _recovery_windows(result, 50.0)
-    predicted = _prr_ns3_prediction(25)
-    # entry: prr_delivered 2, ceil(2 x 25 / 46) = 2 -> cwnd 46 + 2 (RFC 6937's PRR: 47)
+    predicted = _prr_ns3_prediction(int(ssthresh))
     assert predicted[0] == 48.0
     assert values[:len(predicted)] == predicted
-    assert values[len(predicted)] == 25.0  # recovery ends at cwnd = ssthresh
+    assert values[len(predicted)] == ssthresh  # recovery ends at cwnd = ssthresh
 
 
 @pytest.mark.parametrize("slow_start, expected", [
@@ -363,16 +370,3 @@ def test_avoidance_columns_are_counted():
     assert (own_float, own_int) == (16, 7)
     assert cubic_module.F_CB_MINRTT == cubic_module._F0 + own_float - 1  # the last float one
     assert cubic_module.I_CB_TCPCWND == cubic_module._I0 + own_int - 1   # the last int one
-
-
-def test_cubic_prr_ns3_is_ns3s_sendcount_with_cubics_ssthresh():
-    # Cubic(recovery="prr-ns3") runs the SACK machinery's ns-3 PRR: the hand count of
-    # _prr_ns3_prediction with CUBIC's ssthresh, 0.7 x 50 = 35, and cwnd = 35 at the end
-    result = _run(Cubic(recovery="prr-ns3"), 3.0)
-    flow = result.flows[0]
-    assert flow.fast_retransmits == 1 and flow.timeouts == 0 and flow.retransmitted == 1
-    entry, values = _recovery_windows(result, 50.0)
-    predicted = _prr_ns3_prediction(35)
-    assert predicted[0] == 48.0  # ceil(2 x 35 / 46) = 2 -> 46 + 2
-    assert values[:len(predicted)] == predicted
-    assert values[len(predicted)] == 35.0
